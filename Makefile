@@ -1,0 +1,142 @@
+# siteops Makefile, in kubebuilder's idiom. Every tool is pinned and installed under bin/ with its version in
+# the name; the Kubernetes binaries for tests are built from Go modules and cached outside the work tree
+# (hack/build-bins.sh, hack/envtest.sh).
+
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+IMG ?= ghcr.io/siteops/manager:$(VERSION)
+SITE ?= dev
+
+SHELL := /usr/bin/env bash -o pipefail
+.SHELLFLAGS := -ec
+export GOTOOLCHAIN ?= local
+
+LOCALBIN ?= $(CURDIR)/bin
+CONTROLLER_TOOLS_VERSION ?= v0.23.0
+SETUP_ENVTEST_VERSION ?= v0.25.1
+GOLANGCI_LINT_VERSION ?= v2.15.0
+CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-$(CONTROLLER_TOOLS_VERSION)
+SETUP_ENVTEST ?= $(LOCALBIN)/setup-envtest-$(SETUP_ENVTEST_VERSION)
+GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
+# ENVTEST_K8S_VERSION follows k8s.io/api in go.mod: v0.37.2 -> 1.37.2.
+ENVTEST_K8S_VERSION ?= $(shell go list -m -f '{{.Version}}' k8s.io/api | sed 's/^v0/1/')
+
+LDFLAGS := -s -w -X github.com/siteops/siteops/gitops.Version=$(VERSION)
+GO_TEST_FLAGS ?=
+
+.PHONY: all
+all: build
+
+##@ General
+
+.PHONY: help
+help: ## Show the targets.
+	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z_0-9-]+:.*?##/ { printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2 } /^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5) }' $(MAKEFILE_LIST)
+
+##@ Development
+
+.PHONY: manifests
+manifests: $(CONTROLLER_GEN) ## Generate CRDs, RBAC and webhook configuration into base/.
+	$(CONTROLLER_GEN) crd:maxDescLen=512 paths="./apis/..." output:crd:artifacts:config=base/crd/bases
+	$(CONTROLLER_GEN) rbac:roleName=manager-role paths="./controllers/..." paths="./cmd/..." output:rbac:artifacts:config=base/rbac/generated
+	$(CONTROLLER_GEN) webhook paths="./apis/..." output:webhook:artifacts:config=base/webhook
+
+.PHONY: generate
+generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods (zz_generated.deepcopy.go).
+	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./apis/..."
+
+.PHONY: fmt
+fmt: ## go fmt.
+	go fmt ./...
+
+.PHONY: vet
+vet: ## go vet.
+	go vet ./...
+
+.PHONY: lint
+lint: $(GOLANGCI_LINT) ## golangci-lint.
+	$(GOLANGCI_LINT) run ./...
+
+.PHONY: verify
+verify: ## Regenerate everything and fail when the committed generated files drift from the types.
+	@$(MAKE) --no-print-directory generate manifests
+	@git diff --exit-code -- apis base || { echo "generated files drift from the types: run 'make generate manifests' and commit" >&2; exit 1; }
+	@test -z "$$(git ls-files --others --exclude-standard -- apis base)" || { echo "untracked generated files:" >&2; git ls-files --others --exclude-standard -- apis base >&2; exit 1; }
+
+##@ Test
+
+.PHONY: test
+test: test-unit test-e2e ## Unit + envtest (real kube-apiserver) + end-to-end on the local cluster. What CI runs.
+
+.PHONY: test-unit
+test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver).
+	KUBEBUILDER_ASSETS="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" \
+	  go test $(GO_TEST_FLAGS) -timeout 30m $$(go list ./... | grep -v /test/e2e | grep -v /test/bench)
+
+.PHONY: test-e2e
+test-e2e: ## End-to-end tests on the local cluster (hack/local-cluster.sh), built on first use.
+	hack/build-bins.sh etcd kube kwok rollouts argocd kustomize
+	go test $(GO_TEST_FLAGS) -count=1 -timeout 40m -v ./test/e2e/... 2>&1 | hack/test-summary.sh
+
+.PHONY: bench
+bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.
+	hack/build-bins.sh etcd kube kwok kustomize
+	go test -run '^$$' -bench . -benchtime 1x -timeout 30m ./test/bench/...
+
+##@ Build
+
+.PHONY: build
+build: ## Build bin/manager and bin/siteops with version ldflags.
+	CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)" -o bin/manager ./cmd/manager
+	CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)" -o bin/siteops ./cmd/siteops
+
+.PHONY: run
+run: build ## Run the manager against the current kubeconfig, or start a local control plane when there is none.
+	hack/run.sh
+
+.PHONY: render
+render: ## Print what Argo CD would sync for SITE (default dev).
+	go run ./cmd/siteops render --site $(SITE)
+
+.PHONY: install
+install: manifests ## Install the CRDs into the current cluster.
+	kubectl apply --server-side -k base/crd
+
+.PHONY: uninstall
+uninstall: ## Remove the CRDs from the current cluster.
+	kubectl delete --ignore-not-found -k base/crd
+
+.PHONY: deploy
+deploy: ## Apply overlays/$(SITE) to the current cluster.
+	go run ./cmd/siteops render --site $(SITE) | kubectl apply --server-side -f -
+
+.PHONY: build-installer
+build-installer: manifests ## Write dist/install.yaml (CRDs, RBAC, webhook, manager) with IMG set.
+	mkdir -p dist
+	go run ./cmd/siteops render --dir base/install --image manager=$(IMG) > dist/install.yaml
+
+.PHONY: docker-build
+docker-build: ## Build the manager image (needs a Docker engine).
+	docker build --build-arg VERSION=$(VERSION) -t $(IMG) .
+
+##@ Tools
+
+.PHONY: envtest
+envtest: $(SETUP_ENVTEST)
+
+$(LOCALBIN):
+	mkdir -p $(LOCALBIN)
+
+$(CONTROLLER_GEN): | $(LOCALBIN)
+	$(call go-install-tool,$@,sigs.k8s.io/controller-tools/cmd/controller-gen,$(CONTROLLER_TOOLS_VERSION))
+
+$(SETUP_ENVTEST): | $(LOCALBIN)
+	$(call go-install-tool,$@,sigs.k8s.io/controller-runtime/tools/setup-envtest,$(SETUP_ENVTEST_VERSION))
+
+$(GOLANGCI_LINT): | $(LOCALBIN)
+	$(call go-install-tool,$@,github.com/golangci/golangci-lint/v2/cmd/golangci-lint,$(GOLANGCI_LINT_VERSION))
+
+# go-install-tool installs $(2)@$(3) as $(1).
+define go-install-tool
+@set -e; echo "installing $(2)@$(3)"; tmp=$$(mktemp -d); \
+GOBIN=$$tmp go install $(2)@$(3); mv $$tmp/$$(basename $(2)) $(1); rm -rf $$tmp
+endef

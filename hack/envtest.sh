@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# envtest.sh prints the folder holding etcd and kube-apiserver for controller-runtime's envtest (the value of
+# KUBEBUILDER_ASSETS). It asks setup-envtest first: its local store, then its download. Where the download is
+# impossible (no internet), it builds both binaries from Go modules (hack/build-bins.sh) and puts them where
+# setup-envtest keeps its own, $ENVTEST_DIR/k8s/<version>-linux-<arch>/, so every later run and every other
+# clone on this machine finds them with `setup-envtest use -i`.
+#
+#   hack/envtest.sh SETUP_ENVTEST_BINARY [VERSION]   (VERSION defaults to KUBE_VERSION without the v)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/versions.sh"
+setup_envtest=$1
+version=${2:-${KUBE_VERSION#v}}
+log() { printf '[envtest %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+if path=$("$setup_envtest" use -i "$version" --bin-dir "$ENVTEST_DIR" -p path 2>/dev/null) && [ -n "$path" ]; then
+  echo "$path"; exit 0
+fi
+if [ "${SITEOPS_ENVTEST_DOWNLOAD:-try}" != never ] &&
+  path=$(timeout 60 "$setup_envtest" use "$version" --bin-dir "$ENVTEST_DIR" -p path 2>/dev/null) && [ -n "$path" ]; then
+  echo "$path"; exit 0
+fi
+
+log "setup-envtest could not download $version; building etcd and kube-apiserver from Go modules"
+"$here/build-bins.sh" etcd kube >&2
+dest=$ENVTEST_DIR/k8s/$version-linux-$(goarch)
+mkdir -p "$dest"
+cp "$("$here/build-bins.sh" --path etcd)/etcd" "$dest/etcd"
+cp "$("$here/build-bins.sh" --path kube)/kube-apiserver" "$dest/kube-apiserver"
+# setup-envtest's store holds kubectl too; envtest does not need it, so the machine's kubectl stands in.
+if command -v kubectl >/dev/null; then cp "$(command -v kubectl)" "$dest/kubectl"; fi
+chmod 0555 "$dest"/*
+log "installed into $dest"
+"$setup_envtest" use -i "$version" --bin-dir "$ENVTEST_DIR" -p path
