@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# local-cluster.sh runs a real Kubernetes control plane without containers, every listener on 127.0.0.1:
+# etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (simulated node: pods go Ready, Job pods
+# Succeed), the Argo Rollouts controller, and Argo CD's application-controller + repo-server (with Debian's
+# redis-server) plus a git daemon serving $SITEOPS_CLUSTER_DIR/git. Binaries come from hack/build-bins.sh.
+#
+#   hack/local-cluster.sh up      start what is not running (idempotent); builds missing binaries first
+#   hack/local-cluster.sh down    stop what up started, by PID file (add --wipe to delete the state)
+#   hack/local-cluster.sh env     print the exports that point kubectl (and the argo rollouts plugin) at it
+#   hack/local-cluster.sh status  show each process
+#
+# SITEOPS_CLUSTER_DIR (default $SITEOPS_CACHE/cluster) holds state, logs and the admin kubeconfig;
+# SITEOPS_CLUSTER_PORT_BASE (default 26400) shifts every port so two clusters can run side by side;
+# SITEOPS_CLUSTER_COMPONENTS (default "kwok rollouts argocd") picks the optional parts.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/versions.sh"
+D=${SITEOPS_CLUSTER_DIR:-$SITEOPS_CACHE/cluster}
+PB=${SITEOPS_CLUSTER_PORT_BASE:-26400}
+COMPONENTS=${SITEOPS_CLUSTER_COMPONENTS:-kwok rollouts argocd}
+ETCD_PORT=$((PB + 1)) ETCD_PEER=$((PB + 2)) API_PORT=$((PB + 3)) KCM_PORT=$((PB + 4)) SCHED_PORT=$((PB + 5))
+KWOK_PORT=$((PB + 6)) RO_METRICS=$((PB + 7)) RO_HEALTHZ=$((PB + 8)) REDIS_PORT=$((PB + 9)) REPO_PORT=$((PB + 10))
+REPO_METRICS=$((PB + 11)) CTRL_METRICS=$((PB + 12)) GIT_PORT=$((PB + 13))
+export KUBECONFIG=$D/admin.kubeconfig
+P=$D/pki
+
+log() { printf '[local-cluster %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+has() { case " $COMPONENTS " in *" $1 "*) return 0 ;; esac; return 1; }
+bindir() { "$here/build-bins.sh" --path "$1"; }
+
+# start NAME CMD... runs CMD detached with its PID in $D/NAME.pid and output in $D/logs/NAME.log.
+start() {
+  local n=$1; shift
+  if [ -f "$D/$n.pid" ] && kill -0 "$(cat "$D/$n.pid")" 2>/dev/null; then log "$n already running"; return; fi
+  nohup setsid "$@" >"$D/logs/$n.log" 2>&1 </dev/null &
+  echo $! >"$D/$n.pid"
+  log "started $n (pid $!)"
+}
+
+# waitfor WHAT CMD... polls CMD for up to 60 s.
+waitfor() {
+  local what=$1 i; shift
+  for i in $(seq 1 120); do
+    if "$@" >/dev/null 2>&1; then log "$what ready after $((i / 2))s"; return 0; fi
+    sleep 0.5
+  done
+  log "$what NOT ready after 60s; see $D/logs"; return 1
+}
+
+pki() {
+  [ -f "$P/ca.crt" ] && return
+  mkdir -p "$P"
+  local q="openssl"
+  $q req -x509 -newkey rsa:2048 -nodes -keyout "$P/ca.key" -out "$P/ca.crt" -subj /CN=siteops-local-ca -days 3650 2>/dev/null
+  $q req -newkey rsa:2048 -nodes -keyout "$P/apiserver.key" -out "$P/apiserver.csr" -subj /CN=kube-apiserver 2>/dev/null
+  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\nextendedKeyUsage=serverAuth\n' >"$P/apiserver.ext"
+  $q x509 -req -in "$P/apiserver.csr" -CA "$P/ca.crt" -CAkey "$P/ca.key" -CAcreateserial -out "$P/apiserver.crt" -days 3650 -extfile "$P/apiserver.ext" 2>/dev/null
+  $q req -newkey rsa:2048 -nodes -keyout "$P/admin.key" -out "$P/admin.csr" -subj "/O=system:masters/CN=admin" 2>/dev/null
+  printf 'extendedKeyUsage=clientAuth\n' >"$P/client.ext"
+  $q x509 -req -in "$P/admin.csr" -CA "$P/ca.crt" -CAkey "$P/ca.key" -CAcreateserial -out "$P/admin.crt" -days 3650 -extfile "$P/client.ext" 2>/dev/null
+  $q genrsa -out "$P/sa.key" 2048 2>/dev/null
+  $q rsa -in "$P/sa.key" -pubout -out "$P/sa.pub" 2>/dev/null
+  kubectl config set-cluster local --server="https://127.0.0.1:$API_PORT" --certificate-authority="$P/ca.crt" --embed-certs >/dev/null
+  kubectl config set-credentials admin --client-certificate="$P/admin.crt" --client-key="$P/admin.key" --embed-certs >/dev/null
+  kubectl config set-context local --cluster=local --user=admin >/dev/null
+  kubectl config use-context local >/dev/null
+}
+
+up_control_plane() {
+  local etcd kube
+  etcd=$(bindir etcd)/etcd kube=$(bindir kube)
+  start etcd "$etcd" --name local --data-dir "$D/etcd" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER" \
+    --initial-cluster "local=http://127.0.0.1:$ETCD_PEER" --listen-metrics-urls "" --unsafe-no-fsync --log-level warn
+  waitfor etcd curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+  # --endpoint-reconciler-type=none: no real node IP to publish; --requestheader-*: delegated auth of kcm/scheduler.
+  start kube-apiserver "$kube/kube-apiserver" --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$API_PORT" --endpoint-reconciler-type=none \
+    --tls-cert-file="$P/apiserver.crt" --tls-private-key-file="$P/apiserver.key" --client-ca-file="$P/ca.crt" \
+    --requestheader-client-ca-file="$P/ca.crt" --requestheader-allowed-names=front-proxy-client \
+    --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
+    --requestheader-extra-headers-prefix=X-Remote-Extra- --authorization-mode=Node,RBAC \
+    --service-account-issuer=https://kubernetes.default.svc.cluster.local --service-account-key-file="$P/sa.pub" \
+    --service-account-signing-key-file="$P/sa.key" --service-cluster-ip-range=10.96.0.0/24 --allow-privileged=true \
+    --enable-aggregator-routing=true --cert-dir="$D/apiserver-certs" --profiling=false
+  waitfor kube-apiserver kubectl get --raw /readyz
+  start kube-controller-manager "$kube/kube-controller-manager" --kubeconfig="$KUBECONFIG" \
+    --authentication-kubeconfig="$KUBECONFIG" --authorization-kubeconfig="$KUBECONFIG" \
+    --bind-address=127.0.0.1 --secure-port="$KCM_PORT" --leader-elect=false \
+    --service-account-private-key-file="$P/sa.key" --root-ca-file="$P/ca.crt" \
+    --cluster-signing-cert-file="$P/ca.crt" --cluster-signing-key-file="$P/ca.key" \
+    --use-service-account-credentials=false --controllers='*'
+  # The scheduler is required: kwok does not bind pods to nodes.
+  start kube-scheduler "$kube/kube-scheduler" --kubeconfig="$KUBECONFIG" --authentication-kubeconfig="$KUBECONFIG" \
+    --authorization-kubeconfig="$KUBECONFIG" --bind-address=127.0.0.1 --secure-port="$SCHED_PORT" --leader-elect=false
+  waitfor kube-controller-manager curl -skf "https://127.0.0.1:$KCM_PORT/healthz"
+  waitfor kube-scheduler curl -skf "https://127.0.0.1:$SCHED_PORT/healthz"
+}
+
+up_kwok() {
+  local k
+  k=$(bindir kwok)
+  # --node-lease-duration-seconds must be explicit, or the node flaps NotReady; --server-address, or it binds 0.0.0.0.
+  start kwok "$k/kwok" --kubeconfig="$KUBECONFIG" --config="$k/kwok-stages.yaml" --manage-all-nodes=false \
+    --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake --server-address="127.0.0.1:$KWOK_PORT" \
+    --node-port="$KWOK_PORT" --node-ip=127.0.0.1 --cidr=10.244.0.0/16 --node-lease-duration-seconds=40
+  kubectl apply -f - >/dev/null <<EOT
+apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-node-0
+  annotations: {kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0"}
+  labels: {kubernetes.io/hostname: kwok-node-0, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok}
+status:
+  allocatable: {cpu: "64", memory: 256Gi, pods: "2000"}
+  capacity: {cpu: "64", memory: 256Gi, pods: "2000"}
+EOT
+  waitfor "node kwok-node-0" kubectl wait --for=condition=Ready node/kwok-node-0 --timeout=1s
+}
+
+up_rollouts() {
+  local r
+  r=$(bindir rollouts)
+  kubectl create namespace argo-rollouts --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+  kubectl apply --server-side $(for f in "$r"/crds/*-crd.yaml; do echo -f "$f"; done) >/dev/null
+  waitfor "rollout CRDs" kubectl wait --for=condition=Established crd/rollouts.argoproj.io --timeout=1s
+  start rollouts-controller "$r/rollouts-controller" --kubeconfig="$KUBECONFIG" --namespace=argo-rollouts \
+    --metricsPort="$RO_METRICS" --healthzPort="$RO_HEALTHZ" --leader-elect=false
+  waitfor rollouts-controller curl -sf "http://127.0.0.1:$RO_HEALTHZ/healthz"
+}
+
+up_argocd() {
+  local a
+  a=$(bindir argocd)
+  command -v redis-server >/dev/null || { log "installing Debian's redis-server"; apt-get install -y -qq redis-server >/dev/null || { apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; }; }
+  mkdir -p "$D/git"
+  start git-daemon git daemon --listen=127.0.0.1 --port="$GIT_PORT" --base-path="$D/git" --export-all \
+    --enable=receive-pack --reuseaddr "$D/git"
+  start redis redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no
+  waitfor redis redis-cli -p "$REDIS_PORT" ping
+  kubectl create namespace argocd --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+  kubectl apply --server-side $(for f in "$a"/crds/*-crd.yaml; do echo -f "$f"; done) >/dev/null
+  waitfor "argocd CRDs" kubectl wait --for=condition=Established crd/applications.argoproj.io --timeout=1s
+  kubectl -n argocd apply -f - >/dev/null <<EOT
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: argocd-cm, labels: {app.kubernetes.io/part-of: argocd}}
+data: {timeout.reconciliation: "10s"}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: argocd-rbac-cm, labels: {app.kubernetes.io/part-of: argocd}}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: argocd-secret, labels: {app.kubernetes.io/part-of: argocd}}
+stringData: {server.secretkey: "$(openssl rand -hex 16)"}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: AppProject
+metadata: {name: default}
+spec:
+  sourceRepos: ['*']
+  destinations: [{server: '*', namespace: '*'}]
+  clusterResourceWhitelist: [{group: '*', kind: '*'}]
+EOT
+  # ARGOCD_FAKE_IN_CLUSTER: the in-cluster destination uses $KUBECONFIG.
+  ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true start argocd-repo-server "$a/argocd-repo-server" \
+    --address 127.0.0.1 --port "$REPO_PORT" --metrics-address 127.0.0.1 --metrics-port "$REPO_METRICS" \
+    --disable-tls --redis "127.0.0.1:$REDIS_PORT" --revision-cache-expiration 10s
+  ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true start argocd-application-controller \
+    "$a/argocd-application-controller" --kubeconfig "$KUBECONFIG" --namespace argocd \
+    --repo-server "127.0.0.1:$REPO_PORT" --repo-server-plaintext --redis "127.0.0.1:$REDIS_PORT" \
+    --metrics-port "$CTRL_METRICS" --app-resync 15 --app-resync-jitter 0
+  waitfor argocd-application-controller curl -sf "http://127.0.0.1:$CTRL_METRICS/healthz"
+}
+
+cmd_up() {
+  local want="etcd kube" c
+  for c in $COMPONENTS; do want="$want $c"; done
+  # shellcheck disable=SC2086
+  "$here/build-bins.sh" $want
+  mkdir -p "$D/logs"
+  pki
+  up_control_plane
+  has kwok && up_kwok
+  has rollouts && up_rollouts
+  has argocd && up_argocd
+  log "cluster up: $(cmd_env | tr '\n' ' ')"
+}
+
+cmd_down() {
+  local n f p i
+  for n in argocd-application-controller argocd-repo-server redis git-daemon rollouts-controller kwok \
+    kube-scheduler kube-controller-manager kube-apiserver etcd; do
+    f=$D/$n.pid
+    [ -f "$f" ] || continue
+    p=$(cat "$f")
+    if kill -0 "$p" 2>/dev/null; then
+      kill "$p"
+      for i in $(seq 1 40); do kill -0 "$p" 2>/dev/null || break; sleep 0.25; done
+      kill -0 "$p" 2>/dev/null && kill -9 "$p"
+      log "stopped $n ($p)"
+    fi
+    rm -f "$f"
+  done
+  if [ "${1:-}" = --wipe ]; then rm -rf "$D" && log "wiped $D"; fi
+}
+
+cmd_env() {
+  echo "export KUBECONFIG=$KUBECONFIG"
+  echo "export PATH=$(bindir rollouts):\$PATH"
+  echo "export SITEOPS_GIT_DAEMON=git://127.0.0.1:$GIT_PORT SITEOPS_GIT_ROOT=$D/git"
+}
+
+cmd_status() {
+  local f
+  for f in "$D"/*.pid; do
+    [ -f "$f" ] || continue
+    if kill -0 "$(cat "$f")" 2>/dev/null; then echo "$(basename "$f" .pid) running (pid $(cat "$f"))"
+    else echo "$(basename "$f" .pid) NOT running"; fi
+  done
+}
+
+case ${1:-} in
+  up) cmd_up ;;
+  down) shift; cmd_down "${1:-}" ;;
+  env) cmd_env ;;
+  status) cmd_status ;;
+  *) echo "usage: $0 up|down [--wipe]|env|status" >&2; exit 2 ;;
+esac
