@@ -1,0 +1,71 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+// Condition types of a SiteSync, in the kstatus convention: Ready is the summary ("True" is good),
+// Reconciling and Stalled are abnormal-true ("True" means attention).
+const (
+	// ConditionReady is True when the last sync published every site; False says why not.
+	ConditionReady = "Ready"
+	// ConditionReconciling is True while the controller is still working towards Ready, for example retrying
+	// after a transient error.
+	ConditionReconciling = "Reconciling"
+	// ConditionStalled is True when the controller cannot make progress without a change by a person: a
+	// missing Secret or key, an unknown ref, a URL or credentials the Git server refuses. It is not retried
+	// until the SiteSync or one of its Secrets changes.
+	ConditionStalled = "Stalled"
+	// ConditionForeignCommits is True when the target branch carries commits siteops did not make since its
+	// last commit. siteops keeps them (it never force-pushes) and only rewrites its own site folders.
+	ConditionForeignCommits = "ForeignCommits"
+)
+
+// Condition reasons of a SiteSync. Each says what happened and what to do about it.
+const (
+	// ReasonSucceeded (Ready=True): every site rendered and the rendered branch is up to date.
+	ReasonSucceeded = "Succeeded"
+	// ReasonSitesFailed (Ready=False): at least one site failed to render; its status.sites entry has the
+	// kustomize or guard message. The other sites were published; fix the overlay and push.
+	ReasonSitesFailed = "SitesFailed"
+	// ReasonNoSites (Ready=False): no site was found under overlaysDir (or none of spec.sites exists). Add an
+	// overlay folder with a kustomization.yaml, or fix spec.sites.
+	ReasonNoSites = "NoSites"
+	// ReasonSyncFailed (Ready=False, Reconciling=True): fetching the source or pushing the rendered branch
+	// failed for a reason that may go away (network, Git server down, push race); it is retried with backoff.
+	ReasonSyncFailed = "SyncFailed"
+	// ReasonProgressing (Reconciling=True): the controller is retrying after ReasonSyncFailed.
+	ReasonProgressing = "Progressing"
+	// ReasonSecretNotFound (Stalled=True, Ready=False): a Secret named by source.secretRef,
+	// target.secretRef or receiver.secretRef does not exist in the SiteSync's namespace. Creating it
+	// re-triggers the sync.
+	ReasonSecretNotFound = "SecretNotFound"
+	// ReasonSecretInvalid (Stalled=True, Ready=False): a referenced Secret lacks a required key (the message
+	// names the key, never a value). Fixing the Secret re-triggers the sync.
+	ReasonSecretInvalid = "SecretInvalid"
+	// ReasonPermanentError (Stalled=True, Ready=False): the Git library reported an error retrying cannot
+	// fix: an unsupported URL, a ref that does not exist, a missing overlays folder or rejected credentials.
+	// Fix the spec, the repository or the Secret.
+	ReasonPermanentError = "PermanentError"
+	// ReasonSuspended (Reconciling=False): spec.suspend is true; nothing is synced until it is cleared.
+	ReasonSuspended = "Suspended"
+	// ReasonIdle (Reconciling=False, Stalled=False): nothing is in progress and nothing is stuck.
+	ReasonIdle = "Idle"
+	// ReasonForeignCommitsFound (ForeignCommits=True): the message lists the foreign commits. Review them;
+	// move the change into the source repository if it should last.
+	ReasonForeignCommitsFound = "ForeignCommitsFound"
+	// ReasonNoForeignCommits (ForeignCommits=False): every commit since siteops' last one is siteops' own.
+	ReasonNoForeignCommits = "NoForeignCommits"
+)
