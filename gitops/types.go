@@ -1,0 +1,84 @@
+package gitops
+
+import (
+	"github.com/go-logr/logr"
+)
+
+// Version is the siteops version written into commit trailers (set by -ldflags -X).
+var Version = "dev"
+
+// Defaults of the options.
+const (
+	DefaultTargetBranch = "rendered"
+	DefaultPathTemplate = "{{.Site}}"
+	DefaultOverlaysDir  = "overlays"
+	DefaultWorkers      = 2
+	DefaultCommitAuthor = "siteops <siteops@localhost>"
+	// ManifestFile is the file holding a site's rendered objects under its path on the target branch.
+	ManifestFile = "manifests.yaml"
+)
+
+// Commit trailers written on every rendered commit.
+const (
+	TrailerSourceRevision = "Siteops-Source-Revision"
+	TrailerSites          = "Siteops-Sites"
+	TrailerVersion        = "Siteops-Version"
+)
+
+// Auth holds Git credentials, always read by the caller from a Kubernetes Secret (never logged).
+type Auth struct {
+	Username, Password string // HTTPS basic auth; a token goes in Password (Username may be "git")
+	SSHPrivateKey      []byte // PEM; with SSHKnownHosts (required when SSHPrivateKey is set)
+	SSHKnownHosts      []byte
+}
+
+// SourceSpec names the source repository and revision. Ref is a branch, tag or full commit SHA; "" means the
+// remote's default branch.
+type SourceSpec struct {
+	URL, Ref string
+	Auth     *Auth
+}
+
+// TargetSpec names where rendered output goes. Branch defaults to "rendered", PathTemplate (a text/template
+// over {{.Site}}) to "{{.Site}}".
+type TargetSpec struct {
+	URL, Branch, PathTemplate string
+	Auth                      *Auth
+}
+
+// SyncOptions configures one Sync call.
+type SyncOptions struct {
+	Source      SourceSpec
+	Target      TargetSpec           // URL "" = same as Source.URL
+	OverlaysDir string               // default "overlays"
+	Sites       []string             // empty = every folder under OverlaysDir with a kustomization
+	WorkDir     string               // cache dir for clones (reused across calls for incremental fetch)
+	Previous    map[string]SiteState // last known per-site state (from status), so a restart does not re-render everything
+	Workers     int                  // render pool size, default 2
+	Logger      logr.Logger
+	CommitAuthor string // default "siteops <siteops@localhost>"
+
+	// beforePush, when set (tests only), runs before each push attempt with the attempt number (0-based).
+	beforePush func(attempt int)
+}
+
+// SiteState is the outcome of one site in a Sync.
+type SiteState struct {
+	Name                 string
+	InputDigest          string   // digest of every file the site's kustomization graph reaches
+	Ready                bool     // the site's current inputs are rendered and on the target branch
+	Message              string   // kustomize or guard error, or "" ; never contains credentials
+	Warnings             []string // e.g. deprecated `bases:` / `patchesStrategicMerge:`
+	Rendered             bool     // re-rendered in this call (false = skipped, inputs unchanged)
+	LastRenderedRevision string   // source SHA whose output is on the target branch for this site
+}
+
+// SyncResult is the outcome of a Sync.
+type SyncResult struct {
+	SourceRevision   string      // source commit SHA that was rendered
+	RenderedRevision string      // head of the target branch after the call
+	Pushed           bool        // a new commit was pushed
+	Sites            []SiteState // sorted by name
+	ForeignCommits   []string    // commits on the target branch not made by siteops since the last siteops commit
+	PushRetries      int
+}
