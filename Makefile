@@ -75,7 +75,7 @@ test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver).
 .PHONY: test-e2e
 test-e2e: ## End-to-end tests on the local cluster (hack/local-cluster.sh), built on first use.
 	hack/build-bins.sh etcd kube kwok rollouts argocd kustomize
-	go test $(GO_TEST_FLAGS) -count=1 -timeout 40m -v ./test/e2e/... 2>&1 | hack/test-summary.sh
+	go test $(GO_TEST_FLAGS) -count=1 -timeout 40m -v ./test/e2e/...
 
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.

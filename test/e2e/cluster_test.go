@@ -1,0 +1,168 @@
+// Package e2e runs siteops end to end on a real local cluster without containers (hack/local-cluster.sh):
+// etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, Argo Rollouts and Argo CD.
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/siteops/siteops/test/testenv"
+)
+
+// cluster describes the local cluster TestMain started.
+var cluster struct {
+	dir        string // state folder (kubeconfig, logs, git root)
+	kubeconfig string
+	gitRoot    string // folder the git daemon serves
+	gitDaemon  string // git://127.0.0.1:port
+	env        []string
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	root := testenv.RepoRoot()
+	script := filepath.Join(root, "hack", "local-cluster.sh")
+	cache := os.Getenv("SITEOPS_CACHE")
+	if cache == "" {
+		home, _ := os.UserHomeDir()
+		cache = filepath.Join(home, ".cache", "siteops")
+	}
+	cluster.dir = filepath.Join(cache, "e2e-cluster")
+	env := append(os.Environ(), "SITEOPS_CLUSTER_DIR="+cluster.dir, "SITEOPS_CLUSTER_PORT_BASE=26500")
+	// Start from a clean state every run: a previous run's objects would hide bugs.
+	down := exec.Command(script, "down", "--wipe")
+	down.Env, down.Stdout, down.Stderr = env, os.Stderr, os.Stderr
+	_ = down.Run()
+	up := exec.Command(script, "up")
+	up.Env, up.Stdout, up.Stderr = env, os.Stderr, os.Stderr
+	if err := up.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "local cluster did not come up: %v (logs in %s/logs)\n", err, cluster.dir)
+		return 1
+	}
+	defer func() {
+		stop := exec.Command(script, "down")
+		stop.Env, stop.Stdout, stop.Stderr = env, os.Stderr, os.Stderr
+		_ = stop.Run()
+	}()
+	envCmd := exec.Command(script, "env")
+	envCmd.Env = env
+	out, err := envCmd.Output()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "reading the cluster env: %v\n", err)
+		return 1
+	}
+	cluster.env = env
+	for _, line := range strings.Split(string(out), "\n") {
+		for _, kv := range strings.Fields(strings.TrimPrefix(line, "export ")) {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				continue
+			}
+			v = strings.ReplaceAll(v, "$PATH", os.Getenv("PATH"))
+			cluster.env = append(cluster.env, k+"="+v)
+			switch k {
+			case "KUBECONFIG":
+				cluster.kubeconfig = v
+			case "SITEOPS_GIT_ROOT":
+				cluster.gitRoot = v
+			case "SITEOPS_GIT_DAEMON":
+				cluster.gitDaemon = v
+			}
+		}
+	}
+	return m.Run()
+}
+
+// kubectl runs kubectl (and its argo rollouts plugin) against the local cluster and returns stdout; it fails
+// the test on a non-zero exit.
+func kubectl(t testing.TB, args ...string) string {
+	t.Helper()
+	out, err := tryKubectl(args...)
+	if err != nil {
+		t.Fatalf("kubectl %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+// tryKubectl runs kubectl and returns stdout, or an error carrying stderr.
+func tryKubectl(args ...string) (string, error) {
+	return tryKubectlIn("", args...)
+}
+
+// tryKubectlIn is tryKubectl with stdin.
+func tryKubectlIn(stdin string, args ...string) (string, error) {
+	cmd := exec.Command("kubectl", args...)
+	cmd.Env = cluster.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.String(), nil
+}
+
+// apply applies YAML with kubectl.
+func apply(t testing.TB, namespace, yaml string) {
+	t.Helper()
+	args := []string{"apply", "-f", "-"}
+	if namespace != "" {
+		args = append(args, "-n", namespace)
+	}
+	if _, err := tryKubectlIn(yaml, args...); err != nil {
+		t.Fatalf("kubectl apply: %v", err)
+	}
+}
+
+// waitFor polls cond every 500ms until it returns true or timeout passes; then it fails the test with the last
+// description cond gave. It waits for state, it asserts no duration.
+func waitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last := ""
+	for {
+		ok, desc := cond()
+		if ok {
+			return
+		}
+		last = desc
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s; last seen: %s", timeout, what, last)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// jsonpath returns kubectl get's jsonpath output, or "" when the object is missing.
+func jsonpath(args ...string) string {
+	out, err := tryKubectl(args...)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(out)
+}
+
+// git runs the git CLI in dir.
+func git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=e2e", "GIT_AUTHOR_EMAIL=e2e@localhost",
+		"GIT_COMMITTER_NAME=e2e", "GIT_COMMITTER_EMAIL=e2e@localhost")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
