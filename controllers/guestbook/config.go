@@ -1,0 +1,67 @@
+package guestbook
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/types"
+
+	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+)
+
+// reconcileConfig reads the Guestbook's ConfigMap and hashes its data. A missing ConfigMap is no error: the
+// status summary marks the Guestbook Degraded/ConfigMapMissing, the workload step leaves the Deployment alone,
+// and the ConfigMap watch brings the Guestbook back when it appears.
+func (r *Reconciler) reconcileConfig(ctx context.Context, st *reconcileState) error {
+	cm := &corev1.ConfigMap{}
+	key := types.NamespacedName{Namespace: st.gb.Namespace, Name: st.gb.Spec.ConfigMapName}
+	wasMissing := isConfigMissing(st.gb)
+	if err := r.Get(ctx, key, cm); err != nil {
+		if !apierrors.IsNotFound(err) {
+			return fmt.Errorf("reading ConfigMap %s: %w", key, err)
+		}
+		st.configRead = true
+		if !wasMissing {
+			r.event(st.gb, true, EventConfigMapMissing, actionReadCM,
+				"ConfigMap %q not found; the workload waits for it", key.Name)
+		}
+		return nil
+	}
+	if wasMissing {
+		r.event(st.gb, false, EventConfigMapFound, actionReadCM, "ConfigMap %q found", key.Name)
+	}
+	st.configRead = true
+	st.configMap = cm
+	st.configHash = configHash(cm)
+	return nil
+}
+
+// isConfigMissing reports whether the Guestbook's last status said its ConfigMap was missing.
+func isConfigMissing(gb *webappv1.Guestbook) bool {
+	c := meta.FindStatusCondition(gb.Status.Conditions, webappv1.ConditionDegraded)
+	return c != nil && c.Status == "True" && c.Reason == webappv1.ReasonConfigMapMissing
+}
+
+// configHash is a stable digest of a ConfigMap's data and binaryData: keys sorted, every key and value
+// length-prefixed so no two different maps hash alike. Metadata does not count.
+func configHash(cm *corev1.ConfigMap) string {
+	h := sha256.New()
+	write := func(kind string, k string, v []byte) {
+		_, _ = fmt.Fprintf(h, "%s %d:%s %d:", kind, len(k), k, len(v))
+		_, _ = h.Write(v)
+	}
+	for _, k := range slices.Sorted(maps.Keys(cm.Data)) {
+		write("d", k, []byte(cm.Data[k]))
+	}
+	for _, k := range slices.Sorted(maps.Keys(cm.BinaryData)) {
+		write("b", k, cm.BinaryData[k])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}

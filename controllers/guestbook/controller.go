@@ -1,0 +1,98 @@
+// Package guestbook is the Guestbook controller: it runs a Guestbook's pods as a Deployment, keeps exactly one
+// Ready pod labelled active behind the <name> Service (the others behind <name>-standby) and promotes a Ready
+// standby as soon as the active pod stops being Ready or goes away.
+package guestbook
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+)
+
+// fieldOwner is the server-side apply field manager of the objects the controller applies.
+const fieldOwner = client.FieldOwner("siteops-guestbook")
+
+// Reconciler reconciles a Guestbook: its ConfigMap, Deployment, two Services and the role labels of its pods.
+type Reconciler struct {
+	client.Client
+	Scheme *runtime.Scheme
+	// Recorder emits one Event per visible action (see events.go).
+	Recorder events.EventRecorder
+	// Clock stamps condition transitions and failover durations.
+	Clock clock.PassiveClock
+}
+
+// reconcileState is what one reconcile learns and decides, shared by its steps and read by the status summary.
+type reconcileState struct {
+	gb *webappv1.Guestbook
+	// configRead is true once the config step has looked for the ConfigMap.
+	configRead bool
+	// configMap is the Guestbook's ConfigMap, nil while it is missing.
+	configMap *corev1.ConfigMap
+	// configHash hashes configMap's data; it is the pod template's config-hash annotation.
+	configHash string
+	// pods are the Guestbook's pods (label LabelGuestbook=<name>), as listed from the cache.
+	pods []corev1.Pod
+	// rolesDone is true once the role step has written every role; pods and active are then current.
+	rolesDone bool
+	// active is the pod the <name> Service selects after this reconcile, "" when none.
+	active string
+}
+
+// step is one named stage of a reconcile.
+type step struct {
+	name string
+	run  func(ctx context.Context, st *reconcileState) error
+}
+
+// +kubebuilder:rbac:groups=webapp.my.domain,resources=guestbooks,verbs=get;list;watch
+// +kubebuilder:rbac:groups=webapp.my.domain,resources=guestbooks/status,verbs=get;patch
+// +kubebuilder:rbac:groups=webapp.my.domain,resources=guestbooks/finalizers,verbs=update
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch
+// +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch
+// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;patch
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Reconcile runs the Guestbook's steps in order and patches its status once, on the way out.
+//
+// The role step runs right after the config step, before the workload and Services are applied, so a
+// failover waits for no other API call. Deletion needs no step: everything the Guestbook creates carries an
+// owner reference to it and is garbage-collected with it.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, retErr error) {
+	gb := &webappv1.Guestbook{}
+	if err := r.Get(ctx, req.NamespacedName, gb); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !gb.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+
+	st := &reconcileState{gb: gb}
+	before := gb.DeepCopy()
+	defer func() {
+		retErr = r.patchStatus(ctx, st, before, retErr)
+	}()
+
+	for _, s := range []step{
+		{"config", r.reconcileConfig},
+		{"roles", r.reconcileRoles},
+		{"workload", r.reconcileWorkload},
+		{"services", r.reconcileServices},
+	} {
+		if err := s.run(ctx, st); err != nil {
+			return ctrl.Result{}, fmt.Errorf("%s step: %w", s.name, err)
+		}
+	}
+	log.FromContext(ctx).V(1).Info("reconciled", "active", st.active, "pods", len(st.pods))
+	return ctrl.Result{}, nil
+}

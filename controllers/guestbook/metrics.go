@@ -1,0 +1,25 @@
+package guestbook
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+)
+
+var (
+	// failoversTotal counts promotions that replaced a previously active pod.
+	failoversTotal = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "siteops_guestbook_failovers_total",
+		Help: "Promotions of a standby pod that replaced a Guestbook's previously active pod.",
+	})
+	// failoverSeconds observes, per failover, the time from the old active pod's Ready condition turning
+	// False (or its deletion) to the new pod being labelled active.
+	failoverSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "siteops_guestbook_failover_seconds",
+		Help:    "Time from the active pod stopping being Ready (or being deleted) to a standby being labelled active.",
+		Buckets: []float64{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60},
+	})
+)
+
+func init() {
+	metrics.Registry.MustRegister(failoversTotal, failoverSeconds)
+}

@@ -1,0 +1,108 @@
+package guestbook
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+)
+
+// podDeletionCost is the annotation a ReplicaSet reads to choose which pods to remove first on scale-down;
+// the active pod gets a high cost so scaling down removes standbys, not it.
+const (
+	podDeletionCost   = "controller.kubernetes.io/pod-deletion-cost"
+	activeDeletionCost = "1000"
+)
+
+// reconcileRoles lists the Guestbook's pods and labels exactly one Ready pod active and the others standby,
+// following planRoles. Each write is a merge patch with the listed resourceVersion as a precondition, so a
+// conflict (another writer got there first) aborts the step and the reconcile is retried on a fresh view.
+func (r *Reconciler) reconcileRoles(ctx context.Context, st *reconcileState) error {
+	list := &corev1.PodList{}
+	if err := r.List(ctx, list, client.InNamespace(st.gb.Namespace), client.MatchingLabels(selectorLabels(st.gb))); err != nil {
+		return fmt.Errorf("listing pods: %w", err)
+	}
+	st.pods = list.Items
+
+	plan := planRoles(st.pods, st.gb.Status.Active)
+	epoch := ""
+	if plan.promoted {
+		epoch = utilrand.String(10)
+	}
+	for _, w := range plan.writes {
+		if err := r.writeRole(ctx, w, epoch); err != nil {
+			if apierrors.IsNotFound(err) && w.role == webappv1.RoleStandby {
+				continue // a pod that is gone is not active
+			}
+			return fmt.Errorf("labelling pod %s %s: %w", w.pod.Name, w.role, err)
+		}
+	}
+	st.active, st.rolesDone = plan.active, true
+
+	switch {
+	case plan.promoted:
+		r.recordPromotion(ctx, st.gb, plan)
+	case plan.active == "" && (plan.previous != "" || st.gb.Status.Active != ""):
+		r.event(st.gb, true, EventNoReadyPod, actionWaitPods,
+			"active pod %s is not Ready and no standby is Ready", firstNonEmpty(plan.previous, st.gb.Status.Active))
+	}
+	return nil
+}
+
+// writeRole patches one pod's role label (and, for a promotion, its role epoch and deletion cost) with an
+// optimistic lock on the resourceVersion it was listed at. It updates w.pod in place on success.
+func (r *Reconciler) writeRole(ctx context.Context, w roleWrite, epoch string) error {
+	pod := w.pod.DeepCopy()
+	if pod.Labels == nil {
+		pod.Labels = map[string]string{}
+	}
+	pod.Labels[webappv1.LabelRole] = w.role
+	if pod.Annotations == nil {
+		pod.Annotations = map[string]string{}
+	}
+	if w.touch {
+		pod.Annotations[webappv1.AnnotationRoleEpoch] = epoch
+	}
+	if w.role == webappv1.RoleActive {
+		pod.Annotations[podDeletionCost] = activeDeletionCost
+	} else {
+		delete(pod.Annotations, podDeletionCost)
+	}
+	if err := r.Patch(ctx, pod, client.MergeFromWithOptions(w.pod, client.MergeFromWithOptimisticLock{})); err != nil {
+		return err
+	}
+	*w.pod = *pod
+	return nil
+}
+
+// recordPromotion emits ActiveChanged and, when a pod was active before, counts a failover and observes
+// how long the Guestbook was without a Ready active pod.
+func (r *Reconciler) recordPromotion(ctx context.Context, gb *webappv1.Guestbook, plan rolePlan) {
+	if plan.previous == "" {
+		r.event(gb, false, EventActiveChanged, actionPromote, "pod %s is active", plan.active)
+		return
+	}
+	r.event(gb, false, EventActiveChanged, actionPromote, "pod %s is active, replacing %s", plan.active, plan.previous)
+	failoversTotal.Inc()
+	if !plan.previousDown.IsZero() && r.Clock != nil {
+		d := r.Clock.Since(plan.previousDown)
+		failoverSeconds.Observe(d.Seconds())
+		log.FromContext(ctx).Info("failover", "from", plan.previous, "to", plan.active, "seconds", d.Seconds())
+	}
+}
+
+// firstNonEmpty returns the first of ss that is not "".
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
