@@ -1,0 +1,129 @@
+package shadow
+
+import (
+	"encoding/json"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+)
+
+// recentLimit bounds how many writes a Report keeps in full.
+const recentLimit = 200
+
+var shadowWrites = prometheus.NewCounterVec(prometheus.CounterOpts{
+	Name: "siteops_shadow_writes",
+	Help: "Writes a manager that does not hold the leader lease would have made (sent as server-side dry runs), by kind.",
+}, []string{"kind"})
+
+func init() {
+	metrics.Registry.MustRegister(shadowWrites)
+}
+
+// Write is one recorded API write.
+type Write struct {
+	Time      time.Time `json:"time"`
+	Verb      string    `json:"verb"`
+	Kind      string    `json:"kind"`
+	Namespace string    `json:"namespace,omitempty"`
+	Name      string    `json:"name"`
+	Fields    []string  `json:"fields,omitempty"`
+	DryRun    bool      `json:"dryRun"`
+}
+
+// key identifies what a write wants, whenever it happens.
+func (w Write) key() string {
+	return w.Verb + " " + w.Kind + " " + w.Namespace + "/" + w.Name + " " + strings.Join(w.Fields, ",")
+}
+
+// Report collects writes: counts by kind and the most recent ones in full.
+type Report struct {
+	// Clock stamps each write; nil means the real clock.
+	Clock clock.PassiveClock
+
+	mu     sync.Mutex
+	total  int
+	byKind map[string]int
+	byKey  map[string]int
+	recent []Write
+	last   time.Time
+}
+
+// Summary is the JSON form of a Report.
+type Summary struct {
+	// Mode is "shadow" while the manager does not lead (writes are dry runs), else "leader".
+	Mode string `json:"mode"`
+	// Writes counts the writes recorded since start.
+	Writes int `json:"writes"`
+	// UnexpectedWrites counts the distinct writes (verb, object, fields) that were wanted more than once: a
+	// one-off write (a Job for a schedule the leader also serves) is the leader's work seen from the side, while
+	// a write the new version keeps wanting is a disagreement with the running version. A pre-promotion
+	// analysis requires 0.
+	UnexpectedWrites int            `json:"unexpectedWrites"`
+	ByKind           map[string]int `json:"byKind"`
+	LastWrite        *time.Time     `json:"lastWrite,omitempty"`
+	Recent           []Write        `json:"recent"`
+}
+
+// Record adds w.
+func (r *Report) Record(w Write) {
+	c := r.Clock
+	if c == nil {
+		c = clock.RealClock{}
+	}
+	w.Time = c.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.byKind == nil {
+		r.byKind, r.byKey = map[string]int{}, map[string]int{}
+	}
+	r.total++
+	r.byKind[w.Kind]++
+	r.byKey[w.key()]++
+	r.last = w.Time
+	r.recent = append(r.recent, w)
+	if len(r.recent) > recentLimit {
+		r.recent = r.recent[len(r.recent)-recentLimit:]
+	}
+	if w.DryRun {
+		shadowWrites.WithLabelValues(w.Kind).Inc()
+	}
+}
+
+// Summarize returns the report's current state; leading says whether the manager holds the lease.
+func (r *Report) Summarize(leading bool) Summary {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := Summary{Mode: "shadow", Writes: r.total, ByKind: map[string]int{}}
+	for _, n := range r.byKey {
+		if n > 1 {
+			s.UnexpectedWrites++
+		}
+	}
+	if leading {
+		s.Mode = "leader"
+	}
+	for k, v := range r.byKind {
+		s.ByKind[k] = v
+	}
+	if !r.last.IsZero() {
+		last := r.last
+		s.LastWrite = &last
+	}
+	s.Recent = append([]Write{}, r.recent...)
+	sort.SliceStable(s.Recent, func(i, j int) bool { return s.Recent[i].Time.Before(s.Recent[j].Time) })
+	return s
+}
+
+// Handler serves the report as JSON; leading reports whether the manager holds the lease now.
+func (r *Report) Handler(leading func() bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(r.Summarize(leading()))
+	})
+}

@@ -1,0 +1,108 @@
+package shadow_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/controllers/shadow"
+	"github.com/siteops/siteops/test/testenv"
+)
+
+var env *testenv.Env
+
+func TestMain(m *testing.M) {
+	var err error
+	env, err = testenv.Start(testenv.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = env.Stop()
+	os.Exit(code)
+}
+
+// TestShadowClientNeverWrites sends every kind of write through a dry-run shadow client against the real
+// apiserver and shows that nothing is persisted, while the report names each write and its fields.
+func TestShadowClientNeverWrites(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	direct, err := client.New(env.Config, client.Options{Scheme: env.Scheme})
+	g.Expect(err).NotTo(HaveOccurred())
+	report := &shadow.Report{}
+	sc := shadow.NewClient(direct, report, true)
+
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shadow"}}
+	g.Expect(direct.Create(ctx, ns)).To(Succeed())
+	existing := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "existing", Namespace: "shadow"}, Data: map[string]string{"a": "1"}}
+	g.Expect(direct.Create(ctx, existing)).To(Succeed())
+	gb := &webappv1.Guestbook{ObjectMeta: metav1.ObjectMeta{Name: "gb", Namespace: "shadow"},
+		Spec: webappv1.GuestbookSpec{Size: 1, ConfigMapName: "existing", Alias: "Phone"}}
+	g.Expect(direct.Create(ctx, gb)).To(Succeed())
+
+	// create
+	g.Expect(sc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "new", Namespace: "shadow"}})).To(Succeed())
+	g.Expect(apierrors.IsNotFound(direct.Get(ctx, client.ObjectKey{Namespace: "shadow", Name: "new"}, &corev1.ConfigMap{}))).To(BeTrue())
+
+	// update
+	upd := existing.DeepCopy()
+	upd.Data["a"] = "2"
+	g.Expect(sc.Update(ctx, upd)).To(Succeed())
+	// patch
+	p := existing.DeepCopy()
+	p.Data["b"] = "3"
+	g.Expect(sc.Patch(ctx, p, client.MergeFrom(existing))).To(Succeed())
+	// status patch
+	st := gb.DeepCopy()
+	st.Status.Active = "pod-0"
+	g.Expect(sc.Status().Patch(ctx, st, client.MergeFrom(gb))).To(Succeed())
+	// delete
+	g.Expect(sc.Delete(ctx, existing.DeepCopy())).To(Succeed())
+
+	got := &corev1.ConfigMap{}
+	g.Expect(direct.Get(ctx, client.ObjectKeyFromObject(existing), got)).To(Succeed())
+	g.Expect(got.Data).To(Equal(map[string]string{"a": "1"}), "shadow writes must not change the object")
+	g.Expect(got.DeletionTimestamp).To(BeNil())
+	gotGB := &webappv1.Guestbook{}
+	g.Expect(direct.Get(ctx, client.ObjectKeyFromObject(gb), gotGB)).To(Succeed())
+	g.Expect(gotGB.Status.Active).To(BeEmpty())
+
+	s := report.Summarize(false)
+	g.Expect(s.Mode).To(Equal("shadow"))
+	g.Expect(s.Writes).To(Equal(5))
+	g.Expect(s.ByKind).To(Equal(map[string]int{"ConfigMap": 4, "Guestbook/status": 1}))
+	g.Expect(s.Recent[1].Fields).To(ContainElement(".data.a"))
+	g.Expect(s.Recent[2].Fields).To(ContainElement(".data.b"))
+	g.Expect(s.Recent[3].Fields).To(ContainElement(".status.active"))
+	g.Expect(s.UnexpectedWrites).To(Equal(0), "every write was wanted once")
+
+	// The same patch wanted again is a disagreement with the running version.
+	g.Expect(sc.Patch(ctx, p, client.MergeFrom(existing))).To(Succeed())
+	g.Expect(report.Summarize(false).UnexpectedWrites).To(Equal(1))
+}
+
+// TestRecordingClientWrites shows the leader's recording client persists writes and records them.
+func TestRecordingClientWrites(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	direct, err := client.New(env.Config, client.Options{Scheme: env.Scheme})
+	g.Expect(err).NotTo(HaveOccurred())
+	report := &shadow.Report{}
+	rc := shadow.NewClient(direct, report, false)
+	g.Expect(direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "leader"}})).To(Succeed())
+	g.Expect(rc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "made", Namespace: "leader"}})).To(Succeed())
+	g.Expect(direct.Get(ctx, client.ObjectKey{Namespace: "leader", Name: "made"}, &corev1.ConfigMap{})).To(Succeed())
+	s := report.Summarize(true)
+	g.Expect(s.Mode).To(Equal("leader"))
+	g.Expect(s.Writes).To(Equal(1))
+	g.Expect(s.Recent[0].DryRun).To(BeFalse())
+}
