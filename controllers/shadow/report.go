@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -45,6 +46,9 @@ func (w Write) key() string {
 type Report struct {
 	// Clock stamps each write; nil means the real clock.
 	Clock clock.PassiveClock
+	// Log, when set, gets one line per write at V(1) ("api write"): the hand-off tests read these to prove
+	// that no two managers ever wrote at the same time.
+	Log logr.Logger
 
 	mu     sync.Mutex
 	total  int
@@ -77,6 +81,9 @@ func (r *Report) Record(w Write) {
 		c = clock.RealClock{}
 	}
 	w.Time = c.Now()
+	if r.Log.GetSink() != nil {
+		r.Log.V(1).Info("api write", "verb", w.Verb, "kind", w.Kind, "namespace", w.Namespace, "name", w.Name, "dryRun", w.DryRun)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.byKind == nil {
