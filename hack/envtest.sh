@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # envtest.sh prints the folder holding etcd and kube-apiserver for controller-runtime's envtest (the value of
-# KUBEBUILDER_ASSETS). It asks setup-envtest first: its local store, then its download. Where the download is
-# impossible (no internet), it builds both binaries from Go modules (hack/build-bins.sh) and puts them where
+# KUBEBUILDER_ASSETS). It asks setup-envtest first: its local store, then (only with
+# SITEOPS_ENVTEST_DOWNLOAD=try, for machines with internet) its download. Otherwise, or where the download fails,
+# it builds both binaries from Go modules (hack/build-bins.sh) and puts them where
 # setup-envtest keeps its own, $ENVTEST_DIR/k8s/<version>-linux-<arch>/, so every later run and every other
 # clone on this machine finds them with `setup-envtest use -i`.
 #
@@ -16,7 +17,7 @@ log() { printf '[envtest %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 if path=$("$setup_envtest" use -i "$version" --bin-dir "$ENVTEST_DIR" -p path 2>/dev/null) && [ -n "$path" ]; then
   echo "$path"; exit 0
 fi
-if [ "${SITEOPS_ENVTEST_DOWNLOAD:-try}" != never ] &&
+if [ "${SITEOPS_ENVTEST_DOWNLOAD:-never}" = try ] &&
   path=$(timeout 60 "$setup_envtest" use "$version" --bin-dir "$ENVTEST_DIR" -p path 2>/dev/null) && [ -n "$path" ]; then
   echo "$path"; exit 0
 fi
