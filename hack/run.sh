@@ -40,7 +40,7 @@ kubectl apply --server-side --force-conflicts -f "$root/base/crd/bases" >/dev/nu
 kubectl wait --for=condition=Established crd --all --timeout=60s >/dev/null
 if [ -n "$started_cluster" ]; then
   log "applying samples"
-  kubectl -n default apply -f "$root/base/samples" >/dev/null
+  kubectl apply -k "$root/base/samples" >/dev/null
   # A SiteSync over this checkout, rendering into a local bare repository, so a rendered commit shows up at once.
   rendered=$SITEOPS_CLUSTER_DIR/git/rendered.git
   [ -d "$rendered" ] || git init -q --bare "$rendered"
