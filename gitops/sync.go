@@ -3,11 +3,237 @@ package gitops
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path"
+	"sort"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-logr/logr"
 )
 
 // Sync fetches the source, renders the sites whose inputs changed and publishes them on the target branch.
-// A failed site is not an error (see SyncResult.Sites); Sync fails only when the source cannot be fetched or
-// the push fails after retries.
+// A failed site is not an error (see SyncResult.Sites); Sync fails only when the source or target cannot be
+// fetched, the options are invalid (permanent), or the push fails after retries.
 func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
-	return SyncResult{}, errors.New("gitops.Sync: not implemented yet")
+	o, err := withDefaults(opts)
+	if err != nil {
+		return SyncResult{}, err
+	}
+	src, err := fetchSource(ctx, o.WorkDir, o.Source)
+	if err != nil {
+		return SyncResult{}, err
+	}
+	defer src.release()
+	res := SyncResult{SourceRevision: src.commit.Hash.String()}
+	if src.ref.IsBranch() && sameURL(o.Target.URL, o.Source.URL) && src.ref.Short() == o.Target.Branch {
+		return res, permanent(fmt.Errorf("target branch %q is the source branch", o.Target.Branch))
+	}
+	tree := newGitTree(src.tree)
+	plan, err := planSites(tree, o)
+	if err != nil {
+		return res, err
+	}
+	tgtAuth, err := authMethod(o.Target.URL, o.Target.Auth, o.WorkDir)
+	if err != nil {
+		return res, err
+	}
+	tgt, err := openCache(o.WorkDir, "tgt", o.Target.URL, tgtAuth)
+	if err != nil {
+		return res, err
+	}
+	defer tgt.release()
+	st, err := tgt.fetchBranch(ctx, o.Target.Branch)
+	if err != nil {
+		return res, o.redact(fmt.Errorf("fetching target branch %q: %w", o.Target.Branch, err))
+	}
+	jobs := plan.decide(st, o.Previous)
+	results := renderPool(ctx, jobs, o.Workers, nil, nil)
+	files, siteOf := map[string][]byte{}, map[string]string{}
+	for i, j := range jobs {
+		s := plan.states[j.name]
+		s.Rendered = true
+		if results[i].err != nil {
+			s.Ready, s.Message = false, o.redactMsg(results[i].err.Error())
+			o.Logger.V(1).Info("site failed", "site", j.name, "error", s.Message)
+			continue
+		}
+		files[plan.paths[j.name]], siteOf[plan.paths[j.name]] = results[i].yaml, j.name
+		s.Ready = true
+	}
+	author, _ := parseAuthor(o.CommitAuthor) // validated by withDefaults
+	pr, err := publish(ctx, tgt, st, publishInput{
+		branch: o.Target.Branch, author: author, sourceRev: res.SourceRevision,
+		files: files, siteOf: siteOf, beforePush: o.beforePush, log: o.Logger,
+	})
+	res.ForeignCommits, res.PushRetries = pr.foreign, pr.retries
+	if err != nil {
+		for _, s := range plan.states {
+			if s.Rendered && s.Ready {
+				s.Ready, s.Message = false, "rendered but not published: the push failed"
+			}
+		}
+		res.Sites = plan.sorted()
+		return res, o.redact(err)
+	}
+	for _, dir := range sortedMapKeys(siteOf) {
+		plan.states[siteOf[dir]].LastRenderedRevision = res.SourceRevision
+	}
+	res.RenderedRevision, res.Pushed, res.Sites = hashString(pr.head), pr.pushed, plan.sorted()
+	o.Logger.V(1).Info("sync done", "source", res.SourceRevision, "rendered", res.RenderedRevision,
+		"pushed", res.Pushed, "changedSites", pr.changed)
+	return res, nil
+}
+
+// withDefaults fills the defaults of opts and validates them; errors are permanent.
+func withDefaults(o SyncOptions) (SyncOptions, error) {
+	if o.Target.URL == "" {
+		o.Target.URL = o.Source.URL
+		if o.Target.Auth == nil {
+			o.Target.Auth = o.Source.Auth
+		}
+	}
+	if o.Target.Branch == "" {
+		o.Target.Branch = DefaultTargetBranch
+	}
+	if o.Target.PathTemplate == "" {
+		o.Target.PathTemplate = DefaultPathTemplate
+	}
+	if o.OverlaysDir == "" {
+		o.OverlaysDir = DefaultOverlaysDir
+	}
+	if o.Workers <= 0 {
+		o.Workers = DefaultWorkers
+	}
+	if o.Logger.GetSink() == nil {
+		o.Logger = logr.Discard()
+	}
+	if o.WorkDir == "" {
+		return o, permanent(errors.New("WorkDir is required"))
+	}
+	if err := ValidateURL(o.Source.URL); err != nil {
+		return o, err
+	}
+	if err := ValidateURL(o.Target.URL); err != nil {
+		return o, err
+	}
+	if !plumbing.NewBranchReferenceName(o.Target.Branch).IsBranch() || o.Target.Branch != path.Clean(o.Target.Branch) {
+		return o, permanent(fmt.Errorf("invalid target branch %q", o.Target.Branch))
+	}
+	if _, err := parseAuthor(o.CommitAuthor); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+func (o SyncOptions) redactMsg(s string) string { return redact(s, o.Source.Auth, o.Target.Auth) }
+func (o SyncOptions) redact(err error) error    { return redactErr(err, o.Source.Auth, o.Target.Auth) }
+
+// sitePlan is the per-site state of a Sync before publishing.
+type sitePlan struct {
+	states map[string]*SiteState
+	inputs map[string]*siteInputs
+	dirs   map[string]string // site → overlay folder
+	paths  map[string]string // site → target folder (valid sites only)
+}
+
+// planSites selects the sites and guards each one; a site that fails the guard is failed, not an error.
+func planSites(t fileTree, o SyncOptions) (*sitePlan, error) {
+	names := o.Sites
+	if len(names) == 0 {
+		found, err := discoverSites(t, o.OverlaysDir)
+		if err != nil {
+			return nil, err
+		}
+		names = found
+	}
+	p := &sitePlan{states: map[string]*SiteState{}, inputs: map[string]*siteInputs{}, dirs: map[string]string{}}
+	var valid []string
+	for _, name := range names {
+		s := &SiteState{Name: name}
+		if prev, ok := o.Previous[name]; ok {
+			s.LastRenderedRevision = prev.LastRenderedRevision
+		}
+		p.states[name] = s
+		if err := ValidateSiteName(name); err != nil {
+			s.Message = err.Error()
+			continue
+		}
+		valid = append(valid, name)
+		p.dirs[name] = path.Join(cleanRel(o.OverlaysDir), name)
+		in, err := guardSite(t, p.dirs[name], true)
+		if err != nil {
+			var g *guardError
+			if !errors.As(err, &g) {
+				return nil, fmt.Errorf("reading site %s: %w", name, err)
+			}
+			s.Message = o.redactMsg(err.Error())
+			if in != nil {
+				s.Warnings = sortedWarnings(in.warnings)
+			}
+			continue
+		}
+		p.inputs[name] = in
+		s.InputDigest, s.Warnings = in.digest, sortedWarnings(in.warnings)
+	}
+	paths, err := sitePaths(o.Target.PathTemplate, valid)
+	if err != nil {
+		return nil, err
+	}
+	p.paths = paths
+	return p, nil
+}
+
+// decide returns the sites to render: guarded OK and not (same digest as a Ready previous render whose output
+// is still on the target branch). Skipped sites are Ready.
+func (p *sitePlan) decide(st targetState, previous map[string]SiteState) []renderJob {
+	var jobs []renderJob
+	for _, name := range sortedMapKeys(p.inputs) {
+		in, s := p.inputs[name], p.states[name]
+		prev, ok := previous[name]
+		if ok && prev.Ready && prev.InputDigest == in.digest && st.tree != nil {
+			if _, err := st.tree.File(p.paths[name] + "/" + ManifestFile); err == nil {
+				s.Ready = true
+				continue
+			}
+		}
+		jobs = append(jobs, renderJob{name: name, dir: p.dirs[name], in: in})
+	}
+	return jobs
+}
+
+func (p *sitePlan) sorted() []SiteState {
+	out := make([]SiteState, 0, len(p.states))
+	for _, name := range sortedMapKeys(p.states) {
+		out = append(out, *p.states[name])
+	}
+	return out
+}
+
+func sortedMapKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func hashString(h plumbing.Hash) string {
+	if h.IsZero() {
+		return ""
+	}
+	return h.String()
+}
+
+// sameURL compares Git URLs loosely (a trailing slash or .git does not matter).
+func sameURL(a, b string) bool {
+	norm := func(s string) string {
+		for _, suf := range []string{"/", ".git"} {
+			if len(s) > len(suf) && s[len(s)-len(suf):] == suf {
+				s = s[:len(s)-len(suf)]
+			}
+		}
+		return s
+	}
+	return norm(a) == norm(b)
 }

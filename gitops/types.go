@@ -48,14 +48,14 @@ type TargetSpec struct {
 
 // SyncOptions configures one Sync call.
 type SyncOptions struct {
-	Source      SourceSpec
-	Target      TargetSpec           // URL "" = same as Source.URL
-	OverlaysDir string               // default "overlays"
-	Sites       []string             // empty = every folder under OverlaysDir with a kustomization
-	WorkDir     string               // cache dir for clones (reused across calls for incremental fetch)
-	Previous    map[string]SiteState // last known per-site state (from status), so a restart does not re-render everything
-	Workers     int                  // render pool size, default 2
-	Logger      logr.Logger
+	Source       SourceSpec
+	Target       TargetSpec           // URL "" = same as Source.URL
+	OverlaysDir  string               // default "overlays"
+	Sites        []string             // empty = every folder under OverlaysDir with a kustomization
+	WorkDir      string               // cache dir for clones (reused across calls for incremental fetch)
+	Previous     map[string]SiteState // last known per-site state (from status), so a restart does not re-render everything
+	Workers      int                  // render pool size, default 2
+	Logger       logr.Logger
 	CommitAuthor string // default "siteops <siteops@localhost>"
 
 	// beforePush, when set (tests only), runs before each push attempt with the attempt number (0-based).

@@ -1,0 +1,104 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// affectedSites returns, sorted, the sites whose kustomization graph reaches one of the changed paths (repo
+// paths, as a diff lists them). A site whose graph cannot be walked is affected when a changed path is in
+// what it reached before failing or under its overlay folder.
+func affectedSites(t fileTree, overlaysDir string, sites, changed []string) ([]string, error) {
+	if len(changed) == 0 {
+		return nil, nil
+	}
+	var out []string
+	for _, site := range sites {
+		dir := path.Join(cleanRel(overlaysDir), site)
+		in, err := guardSite(t, dir, false)
+		var g *guardError
+		if err != nil && !errors.As(err, &g) {
+			return nil, fmt.Errorf("walking site %s: %w", site, err)
+		}
+		if reachesAny(in, dir, err != nil, changed) {
+			out = append(out, site)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func reachesAny(in *siteInputs, dir string, failed bool, changed []string) bool {
+	for _, c := range changed {
+		if in != nil {
+			if _, ok := in.reached[c]; ok {
+				return true
+			}
+		}
+		if failed && (c == dir || len(c) > len(dir) && c[:len(dir)+1] == dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// ChangedPaths lists the paths that differ between revisions from and to (anything `git rev-parse` accepts
+// that go-git resolves: SHA, branch, tag, HEAD~n) of the repository containing dir, sorted; a rename lists
+// both names.
+func ChangedPaths(dir, from, to string) ([]string, error) {
+	repo, err := git.PlainOpen(dir) // a bare repository or a work tree root
+	if err != nil {
+		repo, err = git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening the repository at %s: %w", dir, err)
+	}
+	a, err := revisionTree(repo, from)
+	if err != nil {
+		return nil, err
+	}
+	b, err := revisionTree(repo, to)
+	if err != nil {
+		return nil, err
+	}
+	return diffPaths(a, b)
+}
+
+func revisionTree(repo *git.Repository, rev string) (*object.Tree, error) {
+	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return nil, fmt.Errorf("resolving %q: %w", rev, err)
+	}
+	c, err := repo.CommitObject(*h)
+	if err != nil {
+		return nil, fmt.Errorf("reading commit %s: %w", h, err)
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("reading the tree of %s: %w", h, err)
+	}
+	return t, nil
+}
+
+// diffPaths lists the paths changed between two trees, sorted.
+func diffPaths(a, b *object.Tree) ([]string, error) {
+	changes, err := object.DiffTree(a, b)
+	if err != nil {
+		return nil, fmt.Errorf("diffing trees: %w", err)
+	}
+	set := map[string]struct{}{}
+	for _, ch := range changes {
+		for _, n := range []string{ch.From.Name, ch.To.Name} {
+			if n != "" {
+				set[n] = struct{}{}
+			}
+		}
+	}
+	return sortedMapKeys(set), nil
+}

@@ -1,0 +1,150 @@
+package gitops
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
+)
+
+// scpLikeURL matches user@host:path, the SSH shorthand.
+var scpLikeURL = regexp.MustCompile(`^([A-Za-z0-9._-]+)@([A-Za-z0-9.-]+):([^/].*|/.+)$`)
+
+// ValidateURL accepts the Git URLs siteops supports: https://, http://, ssh://, user@host:path and file://.
+// Credentials inside the URL are refused (they belong in a Secret). Errors are permanent.
+func ValidateURL(raw string) error {
+	if raw == "" {
+		return permanent(fmt.Errorf("git URL is empty"))
+	}
+	if scpLikeURL.MatchString(raw) && !strings.Contains(raw, "://") {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return permanent(fmt.Errorf("invalid git URL: %w", redactURLError(err)))
+	}
+	switch u.Scheme {
+	case "https", "http", "ssh":
+		if u.Host == "" {
+			return permanent(fmt.Errorf("git URL %q has no host", u.Redacted()))
+		}
+	case "file":
+		if u.Path == "" {
+			return permanent(fmt.Errorf("git URL %q has no path", u.Redacted()))
+		}
+	default:
+		return permanent(fmt.Errorf("unsupported git URL scheme %q: use https, http, ssh or file", u.Scheme))
+	}
+	if _, hasPassword := u.User.Password(); hasPassword {
+		return permanent(fmt.Errorf("git URL %q carries a password: put credentials in a Secret", u.Redacted()))
+	}
+	return nil
+}
+
+// isSSHURL reports whether raw uses the SSH transport, and the user it names.
+func isSSHURL(raw string) (bool, string) {
+	if m := scpLikeURL.FindStringSubmatch(raw); m != nil && !strings.Contains(raw, "://") {
+		return true, m[1]
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "ssh" {
+		return false, ""
+	}
+	return true, u.User.Username()
+}
+
+// authMethod turns Auth into a go-git auth method for rawURL. Known hosts are written under workDir (they are
+// public); a key without known hosts is refused.
+func authMethod(rawURL string, a *Auth, workDir string) (transport.AuthMethod, error) {
+	if a == nil {
+		return nil, nil
+	}
+	if ssh, user := isSSHURL(rawURL); ssh {
+		if len(a.SSHPrivateKey) == 0 {
+			return nil, permanent(fmt.Errorf("SSH URL needs an SSH private key"))
+		}
+		if len(a.SSHKnownHosts) == 0 {
+			return nil, permanent(fmt.Errorf("an SSH private key needs known hosts (host key checking is mandatory)"))
+		}
+		if user == "" {
+			user = "git"
+		}
+		keys, err := gitssh.NewPublicKeys(user, a.SSHPrivateKey, "")
+		if err != nil {
+			return nil, permanent(fmt.Errorf("parsing the SSH private key: %w", err))
+		}
+		sum := sha256.Sum256(a.SSHKnownHosts)
+		khFile := filepath.Join(workDir, "known_hosts-"+hex.EncodeToString(sum[:8]))
+		if err := os.MkdirAll(workDir, 0o700); err != nil {
+			return nil, fmt.Errorf("creating work dir: %w", err)
+		}
+		if err := os.WriteFile(khFile, a.SSHKnownHosts, 0o600); err != nil {
+			return nil, fmt.Errorf("writing known hosts: %w", err)
+		}
+		cb, err := gitssh.NewKnownHostsCallback(khFile)
+		if err != nil {
+			return nil, permanent(fmt.Errorf("parsing known hosts: %w", err))
+		}
+		keys.HostKeyCallback = cb
+		return keys, nil
+	}
+	if a.Username == "" && a.Password == "" {
+		return nil, nil
+	}
+	user := a.Username
+	if user == "" {
+		user = "git"
+	}
+	return &githttp.BasicAuth{Username: user, Password: a.Password}, nil
+}
+
+// redact removes every secret of auths from s, and the password of any URL in it.
+func redact(s string, auths ...*Auth) string {
+	for _, a := range auths {
+		if a == nil {
+			continue
+		}
+		for _, secret := range []string{a.Password, strings.TrimSpace(string(a.SSHPrivateKey))} {
+			if len(secret) >= 3 {
+				s = strings.ReplaceAll(s, secret, "***")
+			}
+		}
+	}
+	return urlPassword.ReplaceAllString(s, "$1***@")
+}
+
+// urlPassword matches the user:password@ part of URLs.
+var urlPassword = regexp.MustCompile(`(://[^/:@\s]*):[^/@\s]*@`)
+
+// redactedError keeps the chain of err (errors.Is/As still work) with a redacted message.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redactErr returns err with secrets of auths removed from its message; permanence is kept.
+func redactErr(err error, auths ...*Auth) error {
+	if err == nil {
+		return nil
+	}
+	msg := redact(err.Error(), auths...)
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg: msg, err: err}
+}
+
+func redactURLError(err error) error {
+	return &redactedError{msg: redact(err.Error()), err: err}
+}

@@ -1,0 +1,82 @@
+package gitops
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+)
+
+// gitCache is a bare go-git repository under WorkDir that caches one remote URL for one purpose ("src",
+// "src-full", "tgt"), reused across calls for incremental fetches. Its lock serializes the goroutines of this
+// process using it; hold it from open to the last read.
+type gitCache struct {
+	dir  string
+	url  string
+	auth transport.AuthMethod
+	repo *git.Repository
+	mu   *sync.Mutex
+}
+
+var cacheLocks sync.Map // dir → *sync.Mutex
+
+// openCache locks and opens (or creates) the cache of url for kind under workDir.
+func openCache(workDir, kind, url string, auth transport.AuthMethod) (*gitCache, error) {
+	sum := sha256.Sum256([]byte(url))
+	dir := filepath.Join(workDir, kind+"-"+hex.EncodeToString(sum[:8]))
+	mu, _ := cacheLocks.LoadOrStore(dir, &sync.Mutex{})
+	c := &gitCache{dir: dir, url: url, auth: auth, mu: mu.(*sync.Mutex)}
+	c.mu.Lock()
+	if err := c.open(); err != nil {
+		c.mu.Unlock()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *gitCache) open() error {
+	repo, err := git.PlainOpen(c.dir)
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		if err := os.MkdirAll(filepath.Dir(c.dir), 0o755); err != nil {
+			return fmt.Errorf("creating work dir: %w", err)
+		}
+		if repo, err = git.PlainInit(c.dir, true); err != nil {
+			return fmt.Errorf("creating cache %s: %w", c.dir, err)
+		}
+		if _, err := repo.CreateRemote(&config.RemoteConfig{Name: git.DefaultRemoteName, URLs: []string{c.url}}); err != nil {
+			return fmt.Errorf("configuring cache %s: %w", c.dir, err)
+		}
+	} else if err != nil {
+		// A corrupt cache is rebuilt.
+		return c.reset()
+	}
+	c.repo = repo
+	return nil
+}
+
+// reset throws the cache away and starts an empty one (e.g. after a failed incremental fetch).
+func (c *gitCache) reset() error {
+	if err := os.RemoveAll(c.dir); err != nil {
+		return fmt.Errorf("removing cache %s: %w", c.dir, err)
+	}
+	return c.open()
+}
+
+// release unlocks the cache.
+func (c *gitCache) release() { c.mu.Unlock() }
+
+// remote returns the cache's origin.
+func (c *gitCache) remote() (*git.Remote, error) {
+	r, err := c.repo.Remote(git.DefaultRemoteName)
+	if err != nil {
+		return nil, fmt.Errorf("cache %s has no origin: %w", c.dir, err)
+	}
+	return r, nil
+}

@@ -1,0 +1,204 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"sync"
+
+	git "github.com/go-git/go-git/v5"
+	kusttypes "sigs.k8s.io/kustomize/api/types"
+)
+
+// Checkout is a read-only, guarded view of a source tree for the CLI: a working copy on disk or a fetched
+// commit. Close it when done.
+type Checkout struct {
+	tree     fileTree
+	root     string // folder on disk, "" for a fetched commit
+	Revision string // commit SHA, "" for a working copy that is not a Git repository
+	release  func()
+}
+
+// OpenDir opens the working copy containing dir: the root is the Git work tree holding dir (or dir itself
+// when it is not in a Git repository). Uncommitted changes are what renders.
+func OpenDir(dir string) (*Checkout, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", dir, err)
+	}
+	c := &Checkout{release: func() {}}
+	if repo, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{DetectDotGit: true}); err == nil {
+		if wt, err := repo.Worktree(); err == nil {
+			root = wt.Filesystem.Root()
+		}
+		if head, err := repo.Head(); err == nil {
+			c.Revision = head.Hash().String()
+		}
+	} else if !errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, fmt.Errorf("opening the repository at %s: %w", dir, err)
+	}
+	t, err := newDirTree(root)
+	if err != nil {
+		return nil, err
+	}
+	c.tree, c.root = t, t.root
+	return c, nil
+}
+
+// FetchCheckout fetches spec into workDir (a cache reused across calls) and opens the commit it names.
+func FetchCheckout(ctx context.Context, workDir string, spec SourceSpec) (*Checkout, error) {
+	src, err := fetchSource(ctx, workDir, spec)
+	if err != nil {
+		return nil, err
+	}
+	return &Checkout{tree: newGitTree(src.tree), Revision: src.commit.Hash.String(), release: src.release}, nil
+}
+
+// FetchBranch opens the head of branch of url (with auth), or returns ok=false when the branch does not exist.
+func FetchBranch(ctx context.Context, workDir, url, branch string, auth *Auth) (c *Checkout, ok bool, err error) {
+	if err := ValidateURL(url); err != nil {
+		return nil, false, err
+	}
+	method, err := authMethod(url, auth, workDir)
+	if err != nil {
+		return nil, false, err
+	}
+	cache, err := openCache(workDir, "tgt", url, method)
+	if err != nil {
+		return nil, false, err
+	}
+	st, err := cache.fetchBranch(ctx, branch)
+	if err != nil || st.tree == nil {
+		cache.release()
+		return nil, false, redactErr(err, auth)
+	}
+	return &Checkout{tree: newGitTree(st.tree), Revision: st.head.String(), release: cache.release}, true, nil
+}
+
+// Close releases the checkout's cache.
+func (c *Checkout) Close() { c.release() }
+
+// Root is the folder of a working copy ("" for a fetched commit).
+func (c *Checkout) Root() string { return c.root }
+
+// Rel turns a folder on disk into a path relative to the working copy's root.
+func (c *Checkout) Rel(dir string) (string, error) {
+	if c.root == "" {
+		return cleanRel(filepath.ToSlash(dir)), nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("resolving %s: %w", dir, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(c.root, abs)
+	if err != nil || escapesRoot(cleanRel(filepath.ToSlash(rel))) {
+		return "", fmt.Errorf("%s is outside the checkout %s", dir, c.root)
+	}
+	return cleanRel(filepath.ToSlash(rel)), nil
+}
+
+// Sites lists the sites under overlaysDir ("" = "overlays").
+func (c *Checkout) Sites(overlaysDir string) ([]string, error) {
+	return discoverSites(c.tree, orDefault(overlaysDir, DefaultOverlaysDir))
+}
+
+// ReadFile reads a file of the checkout (symlinks followed inside it); ok is false when it does not exist.
+func (c *Checkout) ReadFile(p string) (content []byte, ok bool, err error) {
+	real, e, err := resolve(c.tree, p)
+	if err != nil {
+		return nil, false, err
+	}
+	if e.kind != kindFile {
+		return nil, false, nil
+	}
+	b, err := c.tree.readFile(real)
+	return b, err == nil, err
+}
+
+// AffectedSites returns the sites whose inputs contain one of the changed paths.
+func (c *Checkout) AffectedSites(overlaysDir string, sites, changed []string) ([]string, error) {
+	return affectedSites(c.tree, orDefault(overlaysDir, DefaultOverlaysDir), sites, changed)
+}
+
+// RenderedSite is the outcome of rendering one kustomization of a Checkout.
+type RenderedSite struct {
+	Name        string // site name, or the folder for RenderDir
+	Dir         string // kustomization folder, relative to the root
+	YAML        []byte
+	InputDigest string
+	Warnings    []string
+	Err         error // guard or kustomize error; the site failed
+}
+
+// RenderDir renders the kustomization in folder dir (relative to the root) with optional image overrides.
+func (c *Checkout) RenderDir(ctx context.Context, dir string, images []kusttypes.Image) RenderedSite {
+	return c.render(ctx, []renderJob{{name: displayDir(cleanRel(dir)), dir: cleanRel(dir)}}, 1, images, nil)[0]
+}
+
+// RenderSites renders sites of overlaysDir with workers builds at a time, calling progress (if set) as each
+// finishes, and returns them in order.
+func (c *Checkout) RenderSites(ctx context.Context, overlaysDir string, sites []string, workers int,
+	progress func(RenderedSite)) []RenderedSite {
+	jobs := make([]renderJob, len(sites))
+	for i, s := range sites {
+		jobs[i] = renderJob{name: s, dir: path.Join(cleanRel(orDefault(overlaysDir, DefaultOverlaysDir)), s)}
+		if err := ValidateSiteName(s); err != nil {
+			jobs[i].invalid = err
+		}
+	}
+	return c.render(ctx, jobs, workers, nil, progress)
+}
+
+func (c *Checkout) render(ctx context.Context, jobs []renderJob, workers int, images []kusttypes.Image,
+	progress func(RenderedSite)) []RenderedSite {
+	out := make([]RenderedSite, len(jobs))
+	var ready []renderJob
+	var idx []int
+	for i, j := range jobs {
+		out[i] = RenderedSite{Name: j.name, Dir: j.dir}
+		if j.invalid != nil {
+			out[i].Err = j.invalid
+			if progress != nil {
+				progress(out[i])
+			}
+			continue
+		}
+		in, err := guardSite(c.tree, j.dir, true)
+		if in != nil {
+			out[i].Warnings = sortedWarnings(in.warnings)
+		}
+		if err != nil {
+			out[i].Err = err
+			if progress != nil {
+				progress(out[i])
+			}
+			continue
+		}
+		out[i].InputDigest = in.digest
+		j.in = in
+		ready, idx = append(ready, j), append(idx, i)
+	}
+	var mu sync.Mutex
+	renderPool(ctx, ready, workers, images, func(k int, r renderResult) {
+		mu.Lock()
+		defer mu.Unlock()
+		i := idx[k]
+		out[i].YAML, out[i].Err = r.yaml, r.err
+		if progress != nil {
+			progress(out[i])
+		}
+	})
+	return out
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

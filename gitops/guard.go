@@ -1,0 +1,295 @@
+package gitops
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+)
+
+// Limits the guard enforces on what a site may reach.
+const (
+	// MaxFileSize is the largest file a kustomization may reach.
+	MaxFileSize = 10 << 20
+	// maxTotalSize bounds the bytes one site reaches.
+	maxTotalSize = 64 << 20
+	// maxFiles bounds the files one site reaches.
+	maxFiles = 10000
+	// digestSalt versions the input digest: bump it when the rendering changes so every site re-renders.
+	digestSalt = "siteops-render-v1"
+)
+
+// kustomizationFileNames are the names kustomize recognizes, in its order.
+var kustomizationFileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// siteInputs is the guarded file set of one kustomization graph.
+type siteInputs struct {
+	// files maps logical paths (as kustomize will open them) to their bytes.
+	files map[string][]byte
+	// kustFiles are the logical paths of the kustomization files, in walk order.
+	kustFiles []string
+	// reached holds every real path the graph depends on (files, symlinks, kustomization names looked up).
+	reached map[string]struct{}
+	// warnings report deprecated fields, per file.
+	warnings []string
+	// openAPI is set when the root kustomization sets `openapi` (a kustomize global, see render.go).
+	openAPI bool
+	digest  string
+}
+
+// guardError is a refusal of the guard: a site failure, not an error of Sync.
+type guardError struct{ msg string }
+
+func (e *guardError) Error() string { return e.msg }
+
+// walker walks a kustomization graph through a fileTree, refusing anything that leaves the checkout.
+type walker struct {
+	t            fileTree
+	readContents bool
+	in           *siteInputs
+	total        int64
+	stack        []string        // real folders being walked (cycle detection)
+	stackNames   []string        // their logical names, for messages
+	done         map[string]bool // logical folders already walked
+}
+
+// guardSite walks the kustomization in folder dir (logical, relative to the root) and everything it reaches.
+// With readContents false only kustomization files are read (enough for AffectedSites); no digest is made.
+func guardSite(t fileTree, dir string, readContents bool) (*siteInputs, error) {
+	w := &walker{
+		t: t, readContents: readContents, done: map[string]bool{},
+		in: &siteInputs{files: map[string][]byte{}, reached: map[string]struct{}{}},
+	}
+	dir = cleanRel(dir)
+	if escapesRoot(dir) {
+		return nil, &guardError{msg: fmt.Sprintf("%q leaves the checkout", dir)}
+	}
+	if err := w.walkKustomization(dir, "", true); err != nil {
+		return w.in, err
+	}
+	if readContents {
+		w.in.digest = digestFiles(w.in.files)
+	}
+	return w.in, nil
+}
+
+func (w *walker) refuse(format string, args ...any) error {
+	return &guardError{msg: fmt.Sprintf(format, args...)}
+}
+
+// walkKustomization walks the kustomization folder dir; from names the referring field for messages.
+func (w *walker) walkKustomization(dir, from string, root bool) error {
+	real, e, err := resolve(w.t, dir)
+	if err != nil {
+		return w.refuse("%s%v", from, err)
+	}
+	if e.kind == kindMissing {
+		return w.refuse("%sfolder %q not found in the checkout", from, dir)
+	}
+	if e.kind != kindDir {
+		return w.refuse("%s%q is not a folder", from, dir)
+	}
+	for i, r := range w.stack {
+		if r == real {
+			chain := append(append([]string{}, w.stackNames[i:]...), displayDir(dir))
+			return w.refuse("%skustomization cycle: %s", from, strings.Join(chain, " -> "))
+		}
+	}
+	if w.done[dir] {
+		return nil
+	}
+	w.done[dir] = true
+	w.stack, w.stackNames = append(w.stack, real), append(w.stackNames, displayDir(dir))
+	defer func() { w.stack, w.stackNames = w.stack[:len(w.stack)-1], w.stackNames[:len(w.stack)-1] }()
+
+	kf, err := w.findKustomizationFile(dir, real, from)
+	if err != nil {
+		return err
+	}
+	content, err := w.addFile(kf, "", true)
+	if err != nil {
+		return err
+	}
+	w.in.kustFiles = append(w.in.kustFiles, kf)
+	k, err := parseKustomization(content)
+	if err != nil {
+		return w.refuse("%s: %v", kf, err)
+	}
+	if root {
+		w.in.openAPI = k.openAPI
+	}
+	for _, f := range k.deprecated {
+		w.in.warnings = append(w.in.warnings,
+			fmt.Sprintf("%s: %q is deprecated, use %q instead", kf, f, deprecatedFields[f]))
+	}
+	for _, ref := range k.refs {
+		if err := w.followRef(dir, kf, ref); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *walker) findKustomizationFile(dir, real, from string) (string, error) {
+	var found []string
+	for _, name := range kustomizationFileNames {
+		w.in.reached[path.Join(real, name)] = struct{}{}
+		_, e, err := resolve(w.t, path.Join(dir, name))
+		if err != nil {
+			return "", w.refuse("%s%v", from, err)
+		}
+		if e.kind != kindMissing {
+			found = append(found, path.Join(dir, name))
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", w.refuse("%sno kustomization file (kustomization.yaml) in %q", from, displayDir(dir))
+	case 1:
+		return found[0], nil
+	default:
+		return "", w.refuse("%sfound several kustomization files in %q: %s", from, displayDir(dir), strings.Join(found, ", "))
+	}
+}
+
+// followRef checks and follows one reference of kustomization file kf in folder dir.
+func (w *walker) followRef(dir, kf string, ref kustRef) error {
+	at := fmt.Sprintf("%s: %s %q: ", kf, ref.field, ref.value)
+	if reason := refReason(ref.value, ref.kind == refInline); reason != "" {
+		return w.refuse("%s%s", at, reason)
+	}
+	if ref.kind == refInline {
+		if ref.config {
+			if reason := configReason([]byte(ref.value)); reason != "" {
+				return w.refuse("%s%s", at, reason)
+			}
+		}
+		return nil
+	}
+	target := cleanRel(path.Join(dir, ref.value))
+	if escapesRoot(target) {
+		return w.refuse("%sthe path leaves the checkout", at)
+	}
+	real, e, err := resolve(w.t, target)
+	if err != nil {
+		return w.refuse("%s%v", at, err)
+	}
+	switch {
+	case e.kind == kindMissing:
+		return w.refuse("%snot found in the checkout", at)
+	case e.kind == kindDir && ref.kind == refFileOrDir:
+		return w.walkKustomization(target, at, false)
+	case e.kind == kindDir:
+		return w.refuse("%sis a folder, a file is expected", at)
+	}
+	w.in.reached[real] = struct{}{}
+	content, err := w.addFile(target, at, false)
+	if err != nil {
+		return err
+	}
+	if content != nil {
+		if reason := configReason(content); reason != "" {
+			return w.refuse("%s%s", at, reason)
+		}
+	}
+	return nil
+}
+
+// addFile records the regular file at logical path p, reading it when needed; at prefixes messages.
+func (w *walker) addFile(p, at string, always bool) ([]byte, error) {
+	real, e, err := resolve(w.t, p)
+	if err != nil {
+		return nil, w.refuse("%s%v", at, err)
+	}
+	switch e.kind {
+	case kindMissing:
+		return nil, w.refuse("%s%q not found in the checkout", at, p)
+	case kindFile:
+	default:
+		return nil, w.refuse("%s%q is not a regular file", at, p)
+	}
+	if e.size > MaxFileSize {
+		return nil, w.refuse("%s%q is %d bytes, over the %d-byte limit", at, p, e.size, MaxFileSize)
+	}
+	w.in.reached[real] = struct{}{}
+	// The logical path and its folders: a changed symlink on the way shows up as one of them.
+	for q := p; q != "" && q != "."; q = path.Dir(q) {
+		w.in.reached[q] = struct{}{}
+	}
+	if _, seen := w.in.files[p]; seen {
+		return w.in.files[p], nil
+	}
+	if len(w.in.files) >= maxFiles {
+		return nil, w.refuse("%sthe site reaches more than %d files", at, maxFiles)
+	}
+	w.total += e.size
+	if w.total > maxTotalSize {
+		return nil, w.refuse("%sthe site reaches more than %d bytes", at, maxTotalSize)
+	}
+	if !w.readContents && !always {
+		w.in.files[p] = nil
+		return nil, nil
+	}
+	b, err := w.t.readFile(real)
+	if err != nil {
+		return nil, fmt.Errorf("%s%w", at, err)
+	}
+	w.in.files[p] = b
+	return b, nil
+}
+
+// configReason refuses KRM function configs (exec, container, starlark…) and Helm generators in content that
+// kustomize may load as a generator/transformer/validator config or resource.
+func configReason(content []byte) string {
+	if !bytes.Contains(content, []byte("config.kubernetes.io/function")) &&
+		!bytes.Contains(content, []byte("config.k8s.io/function")) &&
+		!bytes.Contains(content, []byte("HelmChartInflationGenerator")) {
+		return ""
+	}
+	nodes, err := kio.FromBytes(content)
+	if err != nil {
+		return "" // not YAML objects: kustomize reports it
+	}
+	for _, n := range nodes {
+		if n.GetKind() == "HelmChartInflationGenerator" {
+			return "Helm chart generators are not allowed: siteops does not run Helm"
+		}
+		ann := n.GetAnnotations()
+		for _, key := range []string{"config.kubernetes.io/function", "config.k8s.io/function"} {
+			if _, ok := ann[key]; ok {
+				return fmt.Sprintf("KRM functions (%s annotation, exec or container) are not allowed", key)
+			}
+		}
+	}
+	return ""
+}
+
+// digestFiles hashes paths and bytes, sorted, with the render version.
+func digestFiles(files map[string][]byte) string {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00", digestSalt)
+	for _, p := range paths {
+		fmt.Fprintf(h, "%s\x00%d\x00", p, len(files[p]))
+		h.Write(files[p])
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+func displayDir(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return dir
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,0 +1,276 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-logr/logr"
+)
+
+const (
+	// maxPushAttempts bounds fetch-rebuild-push rounds when the target branch moves under us.
+	maxPushAttempts = 5
+	// maxForeignCommits bounds the foreign commits reported.
+	maxForeignCommits = 50
+	pushBackoffBase   = 200 * time.Millisecond
+)
+
+// targetState is the fetched head of the target branch (zero hash and nil tree when it does not exist yet).
+type targetState struct {
+	head plumbing.Hash
+	tree *object.Tree
+}
+
+// fetchBranch fetches the whole history of branch (to find the last siteops commit) into the cache.
+func (c *gitCache) fetchBranch(ctx context.Context, branch string) (targetState, error) {
+	refs, err := c.listRemote(ctx)
+	if err != nil {
+		return targetState{}, err
+	}
+	name := plumbing.NewBranchReferenceName(branch)
+	want, ok := refs.hashes[name]
+	if !ok {
+		return targetState{}, nil
+	}
+	local := plumbing.ReferenceName("refs/remotes/origin/" + branch)
+	if cur, err := c.repo.Reference(local, true); err != nil || cur.Hash() != want {
+		err := c.repo.FetchContext(ctx, &git.FetchOptions{
+			RemoteName: git.DefaultRemoteName,
+			RefSpecs:   []config.RefSpec{config.RefSpec("+" + name.String() + ":" + local.String())},
+			Auth:       c.auth, Tags: git.NoTags, Force: true,
+		})
+		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+			return targetState{}, classifyTransport(err)
+		}
+	}
+	ref, err := c.repo.Reference(local, true)
+	if err != nil {
+		return targetState{}, fmt.Errorf("reading %s after fetch: %w", local, err)
+	}
+	commit, err := c.repo.CommitObject(ref.Hash())
+	if err != nil {
+		return targetState{}, fmt.Errorf("reading target head %s: %w", ref.Hash(), err)
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return targetState{}, fmt.Errorf("reading target tree %s: %w", commit.TreeHash, err)
+	}
+	return targetState{head: commit.Hash, tree: tree}, nil
+}
+
+// publishInput is what publish writes.
+type publishInput struct {
+	branch     string
+	author     object.Signature
+	sourceRev  string
+	files      map[string][]byte // site folder → manifests.yaml content, for sites rendered OK
+	siteOf     map[string]string // site folder → site name
+	beforePush func(attempt int)
+	log        logr.Logger
+}
+
+// publishResult is what publish did.
+type publishResult struct {
+	head    plumbing.Hash
+	pushed  bool
+	retries int
+	foreign []string
+	changed []string // sites whose files changed in the pushed commit
+}
+
+// publish writes in.files over the target branch starting from st, commits when the tree changed, and pushes
+// without force. When the branch moved meanwhile it re-fetches, re-applies and retries with backoff.
+func publish(ctx context.Context, c *gitCache, st targetState, in publishInput) (publishResult, error) {
+	var res publishResult
+	for attempt := 0; ; attempt++ {
+		res.retries = attempt
+		foreign, err := foreignCommits(c.repo, st.head)
+		if err != nil {
+			return res, err
+		}
+		res.foreign = foreign
+		commit, changed, err := buildCommit(c, st, in)
+		if err != nil {
+			return res, err
+		}
+		if commit.IsZero() {
+			res.head, res.changed = st.head, nil
+			return res, nil
+		}
+		if in.beforePush != nil {
+			in.beforePush(attempt)
+		}
+		err = c.push(ctx, in.branch, commit)
+		if err == nil {
+			res.head, res.pushed, res.changed = commit, true, changed
+			in.log.Info("pushed rendered commit", "commit", commit.String(), "sites", changed, "retries", attempt)
+			return res, nil
+		}
+		if !isPushConflict(err) || attempt+1 >= maxPushAttempts {
+			return res, fmt.Errorf("pushing to %s (attempt %d): %w", in.branch, attempt+1, err)
+		}
+		in.log.V(1).Info("target branch moved, re-fetching", "attempt", attempt+1)
+		if err := sleepCtx(ctx, backoff(attempt)); err != nil {
+			return res, err
+		}
+		if st, err = c.fetchBranch(ctx, in.branch); err != nil {
+			return res, err
+		}
+	}
+}
+
+// buildCommit writes the commit of in over st; a zero hash means nothing changed.
+func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, []string, error) {
+	s := c.repo.Storer
+	flat, err := flatten(st.tree)
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	var changed []string
+	for dir, content := range in.files {
+		ch, err := flat.replaceDir(s, dir, ManifestFile, content)
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		if ch {
+			changed = append(changed, in.siteOf[dir])
+		}
+	}
+	if len(changed) == 0 {
+		return plumbing.ZeroHash, nil, nil
+	}
+	sort.Strings(changed)
+	treeHash, err := flat.write(s)
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	if st.tree != nil && treeHash == st.tree.Hash {
+		return plumbing.ZeroHash, nil, nil
+	}
+	sig := in.author
+	sig.When = time.Now()
+	commit := &object.Commit{
+		Author: sig, Committer: sig, TreeHash: treeHash,
+		Message: commitMessage(in.sourceRev, changed),
+	}
+	if !st.head.IsZero() {
+		commit.ParentHashes = []plumbing.Hash{st.head}
+	}
+	obj := s.NewEncodedObject()
+	if err := commit.Encode(obj); err != nil {
+		return plumbing.ZeroHash, nil, fmt.Errorf("encoding commit: %w", err)
+	}
+	h, err := s.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, nil, fmt.Errorf("storing commit: %w", err)
+	}
+	return h, changed, nil
+}
+
+// commitMessage is the rendered commit's message with its trailers.
+func commitMessage(sourceRev string, sites []string) string {
+	short := sourceRev
+	if len(short) > 12 {
+		short = short[:12]
+	}
+	return fmt.Sprintf("siteops: render %s from %s\n\n%s: %s\n%s: %s\n%s: %s\n",
+		strings.Join(sites, ", "), short,
+		TrailerSourceRevision, sourceRev, TrailerSites, strings.Join(sites, ","), TrailerVersion, Version)
+}
+
+// push updates branch on the remote to commit, never forcing.
+func (c *gitCache) push(ctx context.Context, branch string, commit plumbing.Hash) error {
+	name := plumbing.NewBranchReferenceName(branch)
+	if err := c.repo.Storer.SetReference(plumbing.NewHashReference(name, commit)); err != nil {
+		return fmt.Errorf("setting %s: %w", name, err)
+	}
+	err := c.repo.PushContext(ctx, &git.PushOptions{
+		RemoteName: git.DefaultRemoteName,
+		RefSpecs:   []config.RefSpec{config.RefSpec(name.String() + ":" + name.String())},
+		Auth:       c.auth,
+	})
+	if err != nil {
+		return classifyTransport(err)
+	}
+	return nil
+}
+
+// isPushConflict reports a push rejected because the branch moved (retry after re-fetching).
+func isPushConflict(err error) bool {
+	if errors.Is(err, git.ErrNonFastForwardUpdate) {
+		return true
+	}
+	msg := strings.ToLower(err.Error())
+	for _, s := range []string{"non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref", "stale info", "failed to lock"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+var sourceTrailer = regexp.MustCompile(`(?m)^` + TrailerSourceRevision + `:\s*[0-9a-f]{40}\s*$`)
+
+// isSiteopsCommit reports whether a commit was made by siteops (it carries the source-revision trailer).
+func isSiteopsCommit(c *object.Commit) bool { return sourceTrailer.MatchString(c.Message) }
+
+// foreignCommits lists, newest first, the commits on the first-parent line from head back to the last siteops
+// commit that siteops did not make.
+func foreignCommits(repo *git.Repository, head plumbing.Hash) ([]string, error) {
+	var out []string
+	for h := head; !h.IsZero() && len(out) < maxForeignCommits; {
+		c, err := repo.CommitObject(h)
+		if err != nil {
+			return nil, fmt.Errorf("reading target commit %s: %w", h, err)
+		}
+		if isSiteopsCommit(c) {
+			break
+		}
+		out = append(out, c.Hash.String())
+		if len(c.ParentHashes) == 0 {
+			break
+		}
+		h = c.ParentHashes[0]
+	}
+	return out, nil
+}
+
+func backoff(attempt int) time.Duration {
+	d := pushBackoffBase << attempt
+	return d + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+var authorRE = regexp.MustCompile(`^\s*(.*?)\s*<([^<>]*)>\s*$`)
+
+// parseAuthor parses "Name <email>".
+func parseAuthor(s string) (object.Signature, error) {
+	if s == "" {
+		s = DefaultCommitAuthor
+	}
+	m := authorRE.FindStringSubmatch(s)
+	if m == nil || m[1] == "" {
+		return object.Signature{}, permanent(fmt.Errorf("commit author %q: want \"Name <email>\"", s))
+	}
+	return object.Signature{Name: m[1], Email: m[2]}, nil
+}

@@ -1,0 +1,232 @@
+package gitops
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
+	kusttypes "sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/kustomize/kyaml/openapi"
+)
+
+var (
+	renderCount atomic.Int64
+	// openAPIMu serializes builds that set kustomize's process-wide OpenAPI schema (`openapi:`) against all
+	// other builds, and resets the schema after them so no site sees another's.
+	openAPIMu sync.RWMutex
+)
+
+// RenderCount is the number of kustomize builds this process has run (a metric; tests compare it before and
+// after a Sync to prove unchanged sites were skipped).
+func RenderCount() int64 { return renderCount.Load() }
+
+// imagesDir is the synthetic folder of the kustomization that applies --image overrides.
+const imagesDir = ".siteops-images"
+
+// renderInputs builds the kustomization in folder dir from exactly the guarded files, in memory: kustomize can
+// read nothing else, runs no plugin, function or Helm, and fetches nothing. Output is kustomize's YAML stream
+// (legacy sort order), deterministic for the same inputs.
+func renderInputs(in *siteInputs, dir string, images []kusttypes.Image) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("kustomize panicked: %v", r)
+		}
+	}()
+	fs := filesys.MakeFsInMemory()
+	kust := map[string]bool{}
+	for _, k := range in.kustFiles {
+		kust[k] = true
+	}
+	for p, b := range in.files {
+		if kust[p] {
+			b = compatKustomization(b)
+		}
+		if err := fs.MkdirAll(path.Dir("/" + p)); err != nil {
+			return nil, fmt.Errorf("staging %s: %w", p, err)
+		}
+		if err := fs.WriteFile("/"+p, b); err != nil {
+			return nil, fmt.Errorf("staging %s: %w", p, err)
+		}
+	}
+	target := "/" + dir
+	if len(images) > 0 {
+		if target, err = stageImages(fs, in, dir, images); err != nil {
+			return nil, err
+		}
+	}
+	opts := krusty.MakeDefaultOptions()
+	opts.LoadRestrictions = kusttypes.LoadRestrictionsRootOnly
+	opts.PluginConfig = kusttypes.DisabledPluginConfig()
+	opts.PluginConfig.HelmConfig.Enabled = false
+
+	if in.openAPI {
+		openAPIMu.Lock()
+		defer func() { openapi.ResetOpenAPI(); openAPIMu.Unlock() }()
+	} else {
+		openAPIMu.RLock()
+		defer openAPIMu.RUnlock()
+	}
+	renderCount.Add(1)
+	m, err := krusty.MakeKustomizer(opts).Run(fs, target)
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", displayDir(dir), err)
+	}
+	if err := refusePlaintextSecrets(m); err != nil {
+		return nil, err
+	}
+	out, err = m.AsYaml()
+	if err != nil {
+		return nil, fmt.Errorf("serializing %s: %w", displayDir(dir), err)
+	}
+	return out, nil
+}
+
+// stageImages writes a kustomization that applies images over dir and returns its folder.
+func stageImages(fs filesys.FileSystem, in *siteInputs, dir string, images []kusttypes.Image) (string, error) {
+	if dir == "" {
+		return "", fmt.Errorf("image overrides need a kustomization below the checkout root")
+	}
+	if _, clash := in.files[imagesDir+"/kustomization.yaml"]; clash {
+		return "", fmt.Errorf("the checkout already has %s", imagesDir)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "resources:\n- %q\nimages:\n", "../"+dir)
+	for _, im := range images {
+		fmt.Fprintf(&b, "- name: %q\n", im.Name)
+		if im.NewName != "" {
+			fmt.Fprintf(&b, "  newName: %q\n", im.NewName)
+		}
+		if im.NewTag != "" {
+			fmt.Fprintf(&b, "  newTag: %q\n", im.NewTag)
+		}
+		if im.Digest != "" {
+			fmt.Fprintf(&b, "  digest: %q\n", im.Digest)
+		}
+	}
+	if err := fs.MkdirAll("/" + imagesDir); err != nil {
+		return "", fmt.Errorf("staging image overrides: %w", err)
+	}
+	if err := fs.WriteFile("/"+imagesDir+"/kustomization.yaml", []byte(b.String())); err != nil {
+		return "", fmt.Errorf("staging image overrides: %w", err)
+	}
+	return "/" + imagesDir, nil
+}
+
+// ParseImage parses an image override as `name=newName[:tag][@digest]` or `name:tag`.
+func ParseImage(s string) (kusttypes.Image, error) {
+	name, repl, hasEq := strings.Cut(s, "=")
+	if name == "" || (hasEq && repl == "") {
+		return kusttypes.Image{}, fmt.Errorf("image override %q: want name=newName[:tag][@digest]", s)
+	}
+	im := kusttypes.Image{Name: name}
+	if !hasEq {
+		n, tag, ok := strings.Cut(name, ":")
+		if !ok || tag == "" {
+			return kusttypes.Image{}, fmt.Errorf("image override %q: want name=newName[:tag][@digest]", s)
+		}
+		return kusttypes.Image{Name: n, NewTag: tag}, nil
+	}
+	if r, digest, ok := strings.Cut(repl, "@"); ok {
+		repl, im.Digest = r, digest
+	}
+	if i := strings.LastIndex(repl, ":"); i > strings.LastIndex(repl, "/") {
+		repl, im.NewTag = repl[:i], repl[i+1:]
+	}
+	im.NewName = repl
+	return im, nil
+}
+
+// refusePlaintextSecrets fails a build that renders a core Secret with data or stringData.
+func refusePlaintextSecrets(m resmap.ResMap) error {
+	for _, r := range m.Resources() {
+		if r.GetKind() != "Secret" || r.GetApiVersion() != "v1" {
+			continue
+		}
+		for _, field := range []string{"data", "stringData"} {
+			if f := r.Field(field); f != nil && !f.Value.IsNilOrEmpty() {
+				id := r.GetName()
+				if ns := r.GetNamespace(); ns != "" {
+					id = ns + "/" + id
+				}
+				return fmt.Errorf("Secret %q carries plaintext %s: keep secrets out of Git "+
+					"(use SealedSecrets or ExternalSecrets)", id, field)
+			}
+		}
+	}
+	return nil
+}
+
+// renderJob is one site to build.
+type renderJob struct {
+	name    string
+	dir     string
+	in      *siteInputs
+	invalid error // set when the job must not run (bad site name)
+}
+
+// renderResult is the outcome of a renderJob.
+type renderResult struct {
+	yaml []byte
+	err  error
+}
+
+// renderPool builds jobs with at most workers builds at a time; results are in job order. A cancelled ctx
+// stops jobs that have not started. done, when set, is called (from the worker) as each job finishes.
+func renderPool(ctx context.Context, jobs []renderJob, workers int, images []kusttypes.Image,
+	done func(i int, r renderResult)) []renderResult {
+	if workers < 1 {
+		workers = DefaultWorkers
+	}
+	results := make([]renderResult, len(jobs))
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			results[i].err = fmt.Errorf("rendering %s: %w", j.name, ctx.Err())
+			if done != nil {
+				done(i, results[i])
+			}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := ctx.Err(); err != nil {
+				results[i].err = fmt.Errorf("rendering %s: %w", j.name, err)
+			} else {
+				results[i].yaml, results[i].err = renderInputs(j.in, j.dir, images)
+			}
+			if done != nil {
+				done(i, results[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// sortedWarnings returns warnings sorted and de-duplicated.
+func sortedWarnings(w []string) []string {
+	if len(w) == 0 {
+		return nil
+	}
+	out := append([]string(nil), w...)
+	sort.Strings(out)
+	n := 0
+	for i, s := range out {
+		if i == 0 || s != out[n-1] {
+			out[n] = s
+			n++
+		}
+	}
+	return out[:n]
+}

@@ -1,0 +1,63 @@
+package gitops
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"text/template"
+)
+
+// SitePath renders pathTemplate (default "{{.Site}}") for site: the folder of the site on the target branch.
+// The result must be a clean relative path inside the branch, without "." or ".." or ".git" segments.
+func SitePath(pathTemplate, site string) (string, error) {
+	if pathTemplate == "" {
+		pathTemplate = DefaultPathTemplate
+	}
+	tmpl, err := template.New("path").Option("missingkey=error").Parse(pathTemplate)
+	if err != nil {
+		return "", permanent(fmt.Errorf("invalid path template %q: %w", pathTemplate, err))
+	}
+	var b strings.Builder
+	if err := tmpl.Execute(&b, struct{ Site string }{Site: site}); err != nil {
+		return "", permanent(fmt.Errorf("path template %q: %w", pathTemplate, err))
+	}
+	p := strings.Trim(b.String(), "/")
+	if p == "" || path.Clean(p) != p {
+		return "", permanent(fmt.Errorf("path template %q gives %q for site %q: not a clean relative path", pathTemplate, b.String(), site))
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." || strings.EqualFold(seg, ".git") {
+			return "", permanent(fmt.Errorf("path template %q gives %q for site %q: %q is not allowed", pathTemplate, p, site, seg))
+		}
+	}
+	return p, nil
+}
+
+// sitePaths maps each site to its folder and refuses templates that give two sites the same or nested folders.
+func sitePaths(pathTemplate string, sites []string) (map[string]string, error) {
+	out := make(map[string]string, len(sites))
+	owner := map[string]string{}
+	for _, s := range sites {
+		p, err := SitePath(pathTemplate, s)
+		if err != nil {
+			return nil, err
+		}
+		if other, dup := owner[p]; dup {
+			return nil, permanent(fmt.Errorf("path template %q gives sites %q and %q the same folder %q", pathTemplate, other, s, p))
+		}
+		owner[p] = s
+		out[s] = p
+	}
+	paths := make([]string, 0, len(owner))
+	for p := range owner {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for i := 1; i < len(paths); i++ {
+		if strings.HasPrefix(paths[i], paths[i-1]+"/") {
+			return nil, permanent(fmt.Errorf("path template %q nests site %q inside site %q", pathTemplate, owner[paths[i]], owner[paths[i-1]]))
+		}
+	}
+	return out, nil
+}

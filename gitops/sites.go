@@ -1,0 +1,64 @@
+package gitops
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+var siteNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$`)
+
+// ValidateSiteName refuses names that could leave the overlays folder or the target path: a site name is one
+// path segment of letters, digits, '.', '_' and '-', not starting with '.' and never "..".
+func ValidateSiteName(name string) error {
+	if name == "" {
+		return fmt.Errorf("site name is empty")
+	}
+	if strings.Contains(name, "..") || strings.ContainsAny(name, `/\`) || !siteNameRE.MatchString(name) {
+		return fmt.Errorf("invalid site name %q: use one path segment of letters, digits, '.', '_' and '-'", name)
+	}
+	return nil
+}
+
+// discoverSites lists the folders directly under overlaysDir that hold a kustomization, sorted. Hidden folders
+// and names that are not valid site names are skipped. A missing overlays folder is a permanent error.
+func discoverSites(t fileTree, overlaysDir string) ([]string, error) {
+	dir := cleanRel(overlaysDir)
+	if escapesRoot(dir) {
+		return nil, permanent(fmt.Errorf("overlays folder %q leaves the checkout", overlaysDir))
+	}
+	real, e, err := resolve(t, dir)
+	if err != nil {
+		return nil, permanent(fmt.Errorf("overlays folder %q: %w", overlaysDir, err))
+	}
+	if e.kind != kindDir {
+		return nil, permanent(fmt.Errorf("overlays folder %q not found in the source", overlaysDir))
+	}
+	names, err := t.readDir(real)
+	if err != nil {
+		return nil, err
+	}
+	var sites []string
+	for _, name := range names {
+		if strings.HasPrefix(name, ".") || ValidateSiteName(name) != nil {
+			continue
+		}
+		siteDir := path.Join(dir, name)
+		_, se, err := resolve(t, siteDir)
+		if err != nil {
+			sites = append(sites, name) // e.g. a symlink leaving the checkout: the walk reports it
+			continue
+		}
+		if se.kind != kindDir {
+			continue
+		}
+		for _, k := range kustomizationFileNames {
+			if _, ke, err := resolve(t, path.Join(siteDir, k)); err == nil && ke.kind != kindMissing {
+				sites = append(sites, name)
+				break
+			}
+		}
+	}
+	return sites, nil
+}

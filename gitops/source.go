@@ -1,0 +1,211 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+)
+
+var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// source is a fetched source commit; release unlocks its cache.
+type source struct {
+	cache  *gitCache
+	commit *object.Commit
+	tree   *object.Tree
+	ref    plumbing.ReferenceName // the branch or tag fetched; "" for a SHA
+}
+
+func (s *source) release() { s.cache.release() }
+
+// fetchSource fetches spec into workDir and returns the commit it names. A branch or tag is fetched shallow
+// (depth 1) and then incrementally; a full SHA uses a full clone. A failed incremental fetch (e.g. after a
+// force-push the shallow history cannot follow) starts again from an empty cache.
+func fetchSource(ctx context.Context, workDir string, spec SourceSpec) (*source, error) {
+	if err := ValidateURL(spec.URL); err != nil {
+		return nil, err
+	}
+	auth, err := authMethod(spec.URL, spec.Auth, workDir)
+	if err != nil {
+		return nil, err
+	}
+	kind := "src"
+	if fullSHA.MatchString(spec.Ref) {
+		kind = "src-full"
+	}
+	cache, err := openCache(workDir, kind, spec.URL, auth)
+	if err != nil {
+		return nil, err
+	}
+	commit, ref, err := cache.fetchRef(ctx, spec.Ref)
+	if err != nil && !IsPermanent(err) && ctx.Err() == nil {
+		if rerr := cache.reset(); rerr == nil {
+			commit, ref, err = cache.fetchRef(ctx, spec.Ref)
+		}
+	}
+	if err != nil {
+		cache.release()
+		return nil, redactErr(fmt.Errorf("fetching %s: %w", redact(spec.URL), err), spec.Auth)
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		cache.release()
+		return nil, fmt.Errorf("reading the tree of %s: %w", commit.Hash, err)
+	}
+	return &source{cache: cache, commit: commit, tree: tree, ref: ref}, nil
+}
+
+// fetchRef brings ref into the cache and returns its commit and the remote ref it came from.
+func (c *gitCache) fetchRef(ctx context.Context, ref string) (*object.Commit, plumbing.ReferenceName, error) {
+	if fullSHA.MatchString(ref) {
+		commit, err := c.fetchSHA(ctx, plumbing.NewHash(ref))
+		return commit, "", err
+	}
+	refs, err := c.listRemote(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	remoteName, err := pickRef(refs, ref)
+	if err != nil {
+		return nil, "", err
+	}
+	local := plumbing.ReferenceName("refs/remotes/origin/" + strings.TrimPrefix(remoteName.String(), "refs/heads/"))
+	if remoteName.IsTag() {
+		local = remoteName
+	}
+	want := refs.hashes[remoteName]
+	if cur, err := c.repo.Reference(local, true); err != nil || cur.Hash() != want {
+		err := c.repo.FetchContext(ctx, &git.FetchOptions{
+			RemoteName: git.DefaultRemoteName,
+			RefSpecs:   []config.RefSpec{config.RefSpec("+" + remoteName.String() + ":" + local.String())},
+			Depth:      1,
+			Auth:       c.auth,
+			Tags:       git.NoTags,
+			Force:      true,
+		})
+		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+			return nil, "", classifyTransport(err)
+		}
+	}
+	got, err := c.repo.Reference(local, true)
+	if err != nil {
+		return nil, "", fmt.Errorf("reading %s after fetch: %w", local, err)
+	}
+	commit, err := c.peelCommit(got.Hash())
+	return commit, remoteName, err
+}
+
+// fetchSHA makes sure commit h is in the (full) cache, fetching every branch and tag when it is not.
+func (c *gitCache) fetchSHA(ctx context.Context, h plumbing.Hash) (*object.Commit, error) {
+	if commit, err := c.repo.CommitObject(h); err == nil {
+		return commit, nil
+	}
+	err := c.repo.FetchContext(ctx, &git.FetchOptions{
+		RemoteName: git.DefaultRemoteName,
+		RefSpecs: []config.RefSpec{
+			"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*",
+		},
+		Auth:  c.auth,
+		Tags:  git.NoTags,
+		Force: true,
+	})
+	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+		return nil, classifyTransport(err)
+	}
+	commit, err := c.repo.CommitObject(h)
+	if err != nil {
+		return nil, permanent(fmt.Errorf("commit %s not found on any branch or tag of the source", h))
+	}
+	return commit, nil
+}
+
+// remoteRefs are the refs a remote advertises.
+type remoteRefs struct {
+	hashes map[plumbing.ReferenceName]plumbing.Hash
+	head   plumbing.ReferenceName // the branch HEAD names, "" if unknown
+}
+
+// listRemote lists the remote's refs. An empty repository has none.
+func (c *gitCache) listRemote(ctx context.Context) (remoteRefs, error) {
+	out := remoteRefs{hashes: map[plumbing.ReferenceName]plumbing.Hash{}}
+	r, err := c.remote()
+	if err != nil {
+		return out, err
+	}
+	list, err := r.ListContext(ctx, &git.ListOptions{Auth: c.auth})
+	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		return out, nil
+	}
+	if err != nil {
+		return out, classifyTransport(err)
+	}
+	for _, ref := range list {
+		switch {
+		case ref.Name() == plumbing.HEAD && ref.Type() == plumbing.SymbolicReference:
+			out.head = ref.Target()
+		case ref.Type() == plumbing.HashReference && ref.Name() != plumbing.HEAD:
+			out.hashes[ref.Name()] = ref.Hash()
+		}
+	}
+	return out, nil
+}
+
+// pickRef finds the remote ref a SourceSpec.Ref names: "" is the default branch, then a branch, a tag, or a
+// full ref name. Not found is permanent.
+func pickRef(refs remoteRefs, ref string) (plumbing.ReferenceName, error) {
+	if ref == "" {
+		if _, ok := refs.hashes[refs.head]; ok {
+			return refs.head, nil
+		}
+		for _, b := range []string{"main", "master"} {
+			if _, ok := refs.hashes[plumbing.NewBranchReferenceName(b)]; ok {
+				return plumbing.NewBranchReferenceName(b), nil
+			}
+		}
+		return "", permanent(fmt.Errorf("the source has no default branch"))
+	}
+	for _, name := range []plumbing.ReferenceName{
+		plumbing.NewBranchReferenceName(ref), plumbing.NewTagReferenceName(ref), plumbing.ReferenceName(ref),
+	} {
+		if _, ok := refs.hashes[name]; ok && (name.IsBranch() || name.IsTag()) {
+			return name, nil
+		}
+	}
+	return "", permanent(fmt.Errorf("ref %q not found in the source (no such branch or tag)", ref))
+}
+
+// peelCommit returns the commit h names, following annotated tags.
+func (c *gitCache) peelCommit(h plumbing.Hash) (*object.Commit, error) {
+	for range 10 {
+		if commit, err := c.repo.CommitObject(h); err == nil {
+			return commit, nil
+		}
+		tag, err := c.repo.TagObject(h)
+		if err != nil {
+			return nil, fmt.Errorf("%s is neither a commit nor a tag: %w", h, err)
+		}
+		h = tag.Target
+	}
+	return nil, fmt.Errorf("tag chain at %s is too long", h)
+}
+
+// classifyTransport marks the transport errors retrying cannot fix as permanent.
+func classifyTransport(err error) error {
+	for _, p := range []error{
+		transport.ErrAuthenticationRequired, transport.ErrAuthorizationFailed, transport.ErrRepositoryNotFound,
+		transport.ErrInvalidAuthMethod,
+	} {
+		if errors.Is(err, p) {
+			return permanent(err)
+		}
+	}
+	return err
+}

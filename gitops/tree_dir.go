@@ -1,0 +1,98 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// dirTree is a fileTree over a folder on disk (a working copy, for the CLI). It never follows a symlink by
+// itself: resolve walks them one component at a time and refuses those leaving the root.
+type dirTree struct {
+	root string
+	// onOpen, when set (tests), sees every absolute path the tree stats or reads.
+	onOpen func(abs string)
+}
+
+func newDirTree(root string) (*dirTree, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", root, err)
+	}
+	// The root itself may be reached through symlinks (e.g. /tmp on macOS); only what is below it is guarded.
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return &dirTree{root: abs}, nil
+}
+
+func (d *dirTree) abs(p string) (string, error) {
+	if escapesRoot(cleanRel(p)) || filepath.IsAbs(p) {
+		return "", fmt.Errorf("path %q leaves the checkout", p)
+	}
+	a := filepath.Join(d.root, filepath.FromSlash(p))
+	if d.onOpen != nil {
+		d.onOpen(a)
+	}
+	return a, nil
+}
+
+func (d *dirTree) lstat(p string) (entry, error) {
+	a, err := d.abs(p)
+	if err != nil {
+		return entry{}, err
+	}
+	fi, err := os.Lstat(a)
+	if errors.Is(err, fs.ErrNotExist) {
+		return entry{kind: kindMissing}, nil
+	}
+	if err != nil {
+		return entry{}, fmt.Errorf("looking up %q: %w", p, err)
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(a)
+		if err != nil {
+			return entry{}, fmt.Errorf("reading symlink %q: %w", p, err)
+		}
+		return entry{kind: kindSymlink, target: filepath.ToSlash(target)}, nil
+	case fi.IsDir():
+		return entry{kind: kindDir}, nil
+	case fi.Mode().IsRegular():
+		return entry{kind: kindFile, size: fi.Size()}, nil
+	default:
+		return entry{kind: kindOther}, nil
+	}
+}
+
+func (d *dirTree) readFile(p string) ([]byte, error) {
+	a, err := d.abs(p)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(a)
+	if err != nil {
+		return nil, fmt.Errorf("reading %q: %w", p, err)
+	}
+	return b, nil
+}
+
+func (d *dirTree) readDir(p string) ([]string, error) {
+	a, err := d.abs(p)
+	if err != nil {
+		return nil, err
+	}
+	des, err := os.ReadDir(a)
+	if err != nil {
+		return nil, fmt.Errorf("listing %q: %w", p, err)
+	}
+	names := make([]string, 0, len(des))
+	for _, de := range des {
+		names = append(names, de.Name())
+	}
+	sort.Strings(names)
+	return names, nil
+}

@@ -1,0 +1,119 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+)
+
+// flatTree maps every non-folder path of a Git tree to its entry.
+type flatTree map[string]object.TreeEntry
+
+// flatten lists every file, symlink and submodule of t (nil is empty).
+func flatten(t *object.Tree) (flatTree, error) {
+	out := flatTree{}
+	if t == nil {
+		return out, nil
+	}
+	w := object.NewTreeWalker(t, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("walking tree %s: %w", t.Hash, err)
+		}
+		if e.Mode != filemode.Dir {
+			out[name] = e
+		}
+	}
+}
+
+// replaceDir makes dir hold exactly one file, name with content: everything else under dir is removed.
+// It returns whether the tree changed.
+func (f flatTree) replaceDir(s storer.EncodedObjectStorer, dir, name string, content []byte) (bool, error) {
+	h, err := storeBlob(s, content)
+	if err != nil {
+		return false, err
+	}
+	file := dir + "/" + name
+	changed := false
+	for p := range f {
+		if p == dir || (strings.HasPrefix(p, dir+"/") && p != file) {
+			delete(f, p)
+			changed = true
+		}
+	}
+	if old, ok := f[file]; !ok || old.Hash != h || old.Mode != filemode.Regular {
+		changed = true
+	}
+	f[file] = object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: h}
+	return changed, nil
+}
+
+// write stores the nested trees of f and returns the root tree's hash.
+func (f flatTree) write(s storer.EncodedObjectStorer) (plumbing.Hash, error) {
+	return writeLevel(s, f, "")
+}
+
+func writeLevel(s storer.EncodedObjectStorer, f flatTree, prefix string) (plumbing.Hash, error) {
+	subdirs := map[string]bool{}
+	var entries []object.TreeEntry
+	for p, e := range f {
+		if !strings.HasPrefix(p, prefix) {
+			continue
+		}
+		rest := p[len(prefix):]
+		if dir, _, nested := strings.Cut(rest, "/"); nested {
+			subdirs[dir] = true
+			continue
+		}
+		e.Name = rest
+		entries = append(entries, e)
+	}
+	for dir := range subdirs {
+		h, err := writeLevel(s, f, prefix+dir+"/")
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		entries = append(entries, object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h})
+	}
+	// Git orders entries by name, a folder's name compared as if it ended in "/".
+	sortKey := func(e object.TreeEntry) string {
+		if e.Mode == filemode.Dir {
+			return e.Name + "/"
+		}
+		return e.Name
+	}
+	sort.Slice(entries, func(i, j int) bool { return sortKey(entries[i]) < sortKey(entries[j]) })
+	obj := s.NewEncodedObject()
+	if err := (&object.Tree{Entries: entries}).Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encoding tree %q: %w", prefix, err)
+	}
+	return s.SetEncodedObject(obj)
+}
+
+func storeBlob(s storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {
+	obj := s.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("storing blob: %w", err)
+	}
+	if _, err := w.Write(content); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("storing blob: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("storing blob: %w", err)
+	}
+	return s.SetEncodedObject(obj)
+}
