@@ -16,7 +16,7 @@ import (
 // podDeletionCost is the annotation a ReplicaSet reads to choose which pods to remove first on scale-down;
 // the active pod gets a high cost so scaling down removes standbys, not it.
 const (
-	podDeletionCost   = "controller.kubernetes.io/pod-deletion-cost"
+	podDeletionCost    = "controller.kubernetes.io/pod-deletion-cost"
 	activeDeletionCost = "1000"
 )
 
@@ -55,9 +55,20 @@ func (r *Reconciler) reconcileRoles(ctx context.Context, st *reconcileState) err
 	return nil
 }
 
-// writeRole patches one pod's role label (and, for a promotion, its role epoch and deletion cost) with an
-// optimistic lock on the resourceVersion it was listed at. It updates w.pod in place on success.
+// writeRole patches one pod's role as rolePatched describes, with an optimistic lock on the resourceVersion
+// the pod was listed at. It updates w.pod in place on success.
 func (r *Reconciler) writeRole(ctx context.Context, w roleWrite, epoch string) error {
+	pod := rolePatched(w, epoch)
+	if err := r.Patch(ctx, pod, client.MergeFromWithOptions(w.pod, client.MergeFromWithOptimisticLock{})); err != nil {
+		return err
+	}
+	*w.pod = *pod
+	return nil
+}
+
+// rolePatched is w.pod with w's role label and, for a touching write, the role epoch; the active pod also gets
+// a high deletion cost, which the others lose.
+func rolePatched(w roleWrite, epoch string) *corev1.Pod {
 	pod := w.pod.DeepCopy()
 	if pod.Labels == nil {
 		pod.Labels = map[string]string{}
@@ -74,11 +85,7 @@ func (r *Reconciler) writeRole(ctx context.Context, w roleWrite, epoch string) e
 	} else {
 		delete(pod.Annotations, podDeletionCost)
 	}
-	if err := r.Patch(ctx, pod, client.MergeFromWithOptions(w.pod, client.MergeFromWithOptimisticLock{})); err != nil {
-		return err
-	}
-	*w.pod = *pod
-	return nil
+	return pod
 }
 
 // recordPromotion emits ActiveChanged and, when a pod was active before, counts a failover and observes
