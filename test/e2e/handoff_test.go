@@ -97,10 +97,11 @@ func churn(t *testing.T, ns, name string) func() {
 // leads, SIGTERMs blue and waits for green to write. It returns both managers' write spans.
 func handoff(t *testing.T, ns, gb string, round int) (blue, green writeSpan) {
 	t.Helper()
-	shadowPortBlue, shadowPortGreen := freePort(t), freePort(t)
-	b := startManager(t, fmt.Sprintf("blue-%d", round), "--zap-log-level=1", fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", shadowPortBlue))
+	b := startManager(t, fmt.Sprintf("blue-%d", round), "--zap-log-level=1")
+	shadowPortBlue := b.shadowPort
 	waitFor(t, 60*time.Second, "blue leads", func() (bool, string) { return shadowMode(shadowPortBlue) == "leader", shadowMode(shadowPortBlue) })
-	g := startManager(t, fmt.Sprintf("green-%d", round), "--zap-log-level=1", fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", shadowPortGreen))
+	g := startManager(t, fmt.Sprintf("green-%d", round), "--zap-log-level=1")
+	shadowPortGreen := g.shadowPort
 	waitFor(t, 60*time.Second, "green Ready while blue leads", func() (bool, string) {
 		return g.ready() && shadowMode(shadowPortGreen) == "shadow", shadowMode(shadowPortGreen)
 	})

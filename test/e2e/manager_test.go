@@ -49,6 +49,8 @@ type manager struct {
 	log        *bytes.Buffer
 	mu         *sync.Mutex
 	probePort  int
+	// receiverPort and shadowPort serve the push receiver and GET /shadow, /writes.
+	receiverPort, shadowPort int
 	done       chan struct{}
 	waitErr    error
 	terminated bool
@@ -78,20 +80,22 @@ func freePort(t testing.TB) int {
 }
 
 // startManager runs the manager with leader election in namespace siteops-system, webhooks off, every listener
-// on a free loopback port, plus extra flags. It is stopped (SIGTERM) on test cleanup, and its log is printed
+// on a free loopback port, plus extra flags (a repeated flag overrides: the last one wins). It is stopped (SIGTERM) on test cleanup, and its log is printed
 // when the test failed.
 func startManager(t testing.TB, name string, extra ...string) *manager {
 	t.Helper()
 	bin := managerBinary(t)
 	_, _ = tryKubectl("create", "namespace", "siteops-system")
-	m := &manager{name: name, log: &bytes.Buffer{}, mu: &sync.Mutex{}, probePort: freePort(t), done: make(chan struct{})}
+	m := &manager{name: name, log: &bytes.Buffer{}, mu: &sync.Mutex{}, probePort: freePort(t),
+		receiverPort: freePort(t), shadowPort: freePort(t), done: make(chan struct{})}
 	args := append([]string{
 		"--kubeconfig=" + cluster.kubeconfig,
 		"--leader-election-namespace=siteops-system",
 		"--enable-webhooks=false",
 		fmt.Sprintf("--metrics-bind-address=127.0.0.1:%d", freePort(t)),
 		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", m.probePort),
-		fmt.Sprintf("--receiver-bind-address=127.0.0.1:%d", freePort(t)),
+		fmt.Sprintf("--receiver-bind-address=127.0.0.1:%d", m.receiverPort),
+		fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", m.shadowPort),
 		"--work-dir=" + t.TempDir(),
 	}, extra...)
 	m.cmd = exec.Command(bin, args...)
