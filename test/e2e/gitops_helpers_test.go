@@ -43,16 +43,25 @@ func webhookCerts(t *testing.T) (dir, caBundle string) {
 	return dir, base64.StdEncoding.EncodeToString(ca)
 }
 
-// webhookRouting is overlays/local/webhook-routing.yaml for a manager serving webhooks on 127.0.0.1:port.
-func webhookRouting(port int, caBundle string) string {
-	return fmt.Sprintf(`# webhook-routing.yaml: the local cluster's kwok pods run no binary, so admission goes to the manager running
-# on the host at 127.0.0.1:%[1]d, with this site's webhook CA.
+// webhookRouting is overlays/local/webhook-{mutating,validating}.yaml for a manager serving webhooks on
+// 127.0.0.1:port; verb is "mutate" or "validate".
+func webhookRouting(verb string, port int, caBundle string) string {
+	return fmt.Sprintf(`# The local cluster's kwok pods run no binary, so admission goes to the manager running on the host at
+# 127.0.0.1:%[1]d, with this site's webhook CA.
 - op: replace
   path: /webhooks/0/clientConfig
   value:
-    url: https://127.0.0.1:%[1]d/mutate-batch-tutorial-kubebuilder-io-v1-cronjob
+    url: https://127.0.0.1:%[1]d/%[3]s-batch-tutorial-kubebuilder-io-v1-cronjob
     caBundle: %[2]s
-`, port, caBundle)
+`, port, caBundle, verb)
+}
+
+// gitOut runs git in dir (a work tree or a bare repository) and returns its output.
+func gitOut(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
 }
 
 // copyTree copies the checkout's folders into dst with cp -r.

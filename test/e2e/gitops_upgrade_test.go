@@ -1,0 +1,188 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/siteops/siteops/test/testenv"
+)
+
+// TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen is the used-by flow end to end on the local
+// cluster, with real Argo CD, Argo Rollouts, kube-controller-manager, kwok and Git:
+//  1. a Git repository (served by git daemon) holds a copy of this checkout's base/ and overlays/; a SiteSync
+//     renders it to the rendered branch; an Argo CD Application syncs the local site's folder; CRDs, RBAC, the
+//     manager Rollout, the Guestbook and CronJob samples reach Synced/Healthy;
+//  2. a push changing the Guestbook size in overlays/local/site-values.yaml, announced by a signed push webhook,
+//     becomes a rendered commit naming the pushed SHA, Argo CD syncs it and the Guestbook runs at the new size;
+//  3. a push changing the manager image in the overlay pauses the Rollout with a preview ReplicaSet while the
+//     active Service keeps the old pods; `kubectl argo rollouts promote` switches it; a further bump aborted
+//     with `kubectl argo rollouts abort` leaves every Guestbook and CronJob untouched.
+func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
+	const (
+		token   = "e2e-receiver-token-7f3a"
+		samples = "siteops-samples"
+		system  = "siteops-system"
+	)
+	// The siteops CRDs first: the manager watches their kinds. Argo CD adopts them (server-side apply).
+	kubectl(t, "apply", "--server-side", "-f", filepath.Join(testenv.RepoRoot(), "base", "crd", "bases"))
+	kubectl(t, "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
+
+	certDir, caBundle := webhookCerts(t)
+	webhookPort := freePort(t)
+	mgr := startManager(t, "gitops", "--enable-webhooks=true", fmt.Sprintf("--webhook-port=%d", webhookPort),
+		"--webhook-cert-dir="+certDir)
+	waitFor(t, 60*time.Second, "manager Ready", func() (bool, string) { return mgr.ready(), "" })
+
+	// The source repository: this checkout's base/ and overlays/, with the local site's webhook routing.
+	work := t.TempDir()
+	copyTree(t, work, "base", "overlays")
+	writeFile(t, work, "overlays/local/webhook-mutating.yaml", webhookRouting("mutate", webhookPort, caBundle))
+	writeFile(t, work, "overlays/local/webhook-validating.yaml", webhookRouting("validate", webhookPort, caBundle))
+	bare := filepath.Join(cluster.gitRoot, "siteops.git")
+	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", bare)
+	git(t, work, "init", "-q", "-b", "main")
+	git(t, work, "add", ".")
+	git(t, work, "commit", "-qm", "siteops sites")
+	git(t, work, "push", "-q", bare, "main")
+
+	kubectl(t, "create", "namespace", "hub")
+	kubectl(t, "-n", "hub", "create", "secret", "generic", "receiver", "--from-literal=token="+token)
+	apply(t, "hub", fmt.Sprintf(`
+apiVersion: gitops.siteops.dev/v1alpha1
+kind: SiteSync
+metadata: {name: sites}
+spec:
+  source: {url: "file://%s", ref: main}
+  target: {branch: rendered}
+  interval: 10m
+  receiver: {secretRef: {name: receiver}}
+`, bare))
+	rendered := func() string {
+		return jsonpath("-n", "hub", "get", "sitesync", "sites", "-o", "jsonpath={.status.renderedRevision}")
+	}
+	waitFor(t, 2*time.Minute, "first rendered commit", func() (bool, string) {
+		return rendered() != "", jsonpath("-n", "hub", "get", "sitesync", "sites", "-o", "jsonpath={.status.conditions}")
+	})
+	t.Logf("sitesync:\n%s", kubectl(t, "-n", "hub", "get", "sitesync", "-o", "wide"))
+
+	// 1. Argo CD syncs the local site from the rendered branch.
+	apply(t, "argocd", fmt.Sprintf(`
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: siteops-local}
+spec:
+  project: default
+  source: {repoURL: "%s/siteops.git", targetRevision: rendered, path: local}
+  destination: {server: "https://kubernetes.default.svc", namespace: %s}
+  syncPolicy:
+    automated: {prune: true, selfHeal: true}
+    syncOptions: [CreateNamespace=true, ServerSideApply=true, SkipDryRunOnMissingResource=true]
+`, cluster.gitDaemon, system))
+	app := func() string {
+		return jsonpath("-n", "argocd", "get", "application", "siteops-local", "-o", "jsonpath={.status.sync.status}/{.status.health.status}")
+	}
+	waitFor(t, 4*time.Minute, "siteops-local Synced/Healthy", func() (bool, string) {
+		return app() == "Synced/Healthy", app() + " " + jsonpath("-n", "argocd", "get", "application", "siteops-local", "-o", "jsonpath={.status.operationState.message}")
+	})
+	for _, obj := range []string{"crd/cronjobs.batch.tutorial.kubebuilder.io", "clusterrole/siteops-manager-role",
+		"-n " + system + " rollout/siteops-manager", "-n " + samples + " guestbook/guestbook-sample",
+		"-n " + samples + " cronjobs.batch.tutorial.kubebuilder.io/cronjob-sample"} {
+		kubectl(t, append([]string{"get"}, strings.Fields(obj)...)...)
+	}
+	guestbookReady := func(n string) func() (bool, string) {
+		return func() (bool, string) {
+			got := jsonpath("-n", samples, "get", "guestbook", "guestbook-sample", "-o", "jsonpath={.status.readyReplicas}/{.status.active}")
+			return strings.HasPrefix(got, n+"/") && !strings.HasSuffix(got, "/"), got
+		}
+	}
+	waitFor(t, 2*time.Minute, "Guestbook reconciled at size 1", guestbookReady("1"))
+
+	// 2. A push to the site overlay reaches the cluster.
+	editFile(t, work, "overlays/local/site-values.yaml", "size: 1", "size: 3")
+	sizeSHA := commitAndPush(t, work, bare, "local: guestbook size 3")
+	pushWebhook(t, mgr.receiverPort, "hub", "sites", token, "refs/heads/main", sizeSHA)
+	waitRendered(t, bare, sizeSHA)
+	refreshApp(t)
+	waitFor(t, 3*time.Minute, "Guestbook reconciled at size 3", guestbookReady("3"))
+
+	// 3. A push bumping the manager image: preview, promote.
+	phase := func() string { return jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.phase}") }
+	waitFor(t, 2*time.Minute, "manager Rollout Healthy", func() (bool, string) { return phase() == "Healthy", phase() })
+	oldHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
+	gens := generations(t, samples)
+	bumpImage(t, work, bare, mgr.receiverPort, token, "v0.1.0", "v0.2.0")
+	waitFor(t, 3*time.Minute, "Rollout Paused with a preview ReplicaSet", func() (bool, string) {
+		preview := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.blueGreen.previewSelector}")
+		return phase() == "Paused" && preview != "" && preview != oldHash, phase() + " preview=" + preview
+	})
+	active := func() string {
+		return jsonpath("-n", system, "get", "svc", "siteops-webhook-service", "-o", "jsonpath={.spec.selector.rollouts-pod-template-hash}")
+	}
+	if active() != oldHash {
+		t.Fatalf("active Service moved before promotion: %q, want %q", active(), oldHash)
+	}
+	newHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
+	t.Logf("before promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
+	t.Logf("$ kubectl argo rollouts promote siteops-manager\n%s", kubectl(t, "argo", "rollouts", "-n", system, "promote", "siteops-manager"))
+	waitFor(t, 2*time.Minute, "active Service on the new ReplicaSet, Healthy", func() (bool, string) {
+		return phase() == "Healthy" && active() == newHash, phase() + " active=" + active()
+	})
+	t.Logf("after promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
+
+	// A further bump, aborted: the active colour stays and no Guestbook or CronJob spec changes.
+	bumpImage(t, work, bare, mgr.receiverPort, token, "v0.2.0", "v0.3.0")
+	waitFor(t, 3*time.Minute, "Rollout Paused on v0.3.0", func() (bool, string) { return phase() == "Paused", phase() })
+	t.Logf("$ kubectl argo rollouts abort siteops-manager\n%s", kubectl(t, "argo", "rollouts", "-n", system, "abort", "siteops-manager"))
+	waitFor(t, time.Minute, "Rollout aborted", func() (bool, string) { return phase() == "Degraded", phase() })
+	if active() != newHash {
+		t.Fatalf("abort moved the active Service to %q, want %q", active(), newHash)
+	}
+	if after := generations(t, samples); after != gens {
+		t.Fatalf("Guestbook/CronJob specs changed across upgrade and abort: before %s, after %s", gens, after)
+	}
+}
+
+// commitAndPush commits every change in work and pushes main to bare; it returns the new commit.
+func commitAndPush(t *testing.T, work, bare, msg string) string {
+	t.Helper()
+	git(t, work, "commit", "-qam", msg)
+	git(t, work, "push", "-q", bare, "main")
+	return git(t, work, "rev-parse", "HEAD")
+}
+
+// waitRendered waits for a commit on the rendered branch whose trailer names sha.
+func waitRendered(t *testing.T, bare, sha string) {
+	t.Helper()
+	waitFor(t, 2*time.Minute, "rendered commit for "+sha[:8], func() (bool, string) {
+		msg, err := gitOut(bare, "log", "-1", "--format=%B", "rendered")
+		return err == nil && strings.Contains(msg, "Siteops-Source-Revision: "+sha), msg
+	})
+	msg, _ := gitOut(bare, "log", "-3", "--format=%h %s%n%b", "rendered")
+	t.Logf("$ git log -3 rendered\n%s", msg)
+}
+
+// refreshApp asks Argo CD to look at the rendered branch now instead of at its next resync.
+func refreshApp(t *testing.T) {
+	t.Helper()
+	kubectl(t, "-n", "argocd", "annotate", "application", "siteops-local", "argocd.argoproj.io/refresh=normal", "--overwrite")
+}
+
+// bumpImage changes the manager image tag in overlays/local, pushes, announces it and waits for the render.
+func bumpImage(t *testing.T, work, bare string, receiverPort int, token, from, to string) {
+	t.Helper()
+	editFile(t, work, "overlays/local/kustomization.yaml", "newTag: "+from, "newTag: "+to)
+	sha := commitAndPush(t, work, bare, "local: manager "+to)
+	pushWebhook(t, receiverPort, "hub", "sites", token, "refs/heads/main", sha)
+	waitRendered(t, bare, sha)
+	refreshApp(t)
+}
+
+// generations returns the metadata.generation of every Guestbook and CronJob in ns, as one string.
+func generations(t *testing.T, ns string) string {
+	t.Helper()
+	return kubectl(t, "-n", ns, "get", "guestbooks,cronjobs.batch.tutorial.kubebuilder.io", "-o",
+		`jsonpath={range .items[*]}{.kind}/{.metadata.name}={.metadata.generation} {end}`)
+}
