@@ -1,0 +1,156 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package cronjob is the controller of batch.tutorial.kubebuilder.io/v1 CronJob: it starts a Job at each
+// scheduled time with the behaviour of Kubernetes' own CronJob controller (time zones, deterministic Job
+// names, the most recent of many missed times, startingDeadlineSeconds, concurrency policies, history limits).
+package cronjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/robfig/cron/v3"
+	kbatchv1 "k8s.io/api/batch/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+)
+
+// +kubebuilder:rbac:groups=batch.tutorial.kubebuilder.io,resources=cronjobs,verbs=get;list;watch
+// +kubebuilder:rbac:groups=batch.tutorial.kubebuilder.io,resources=cronjobs/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=batch.tutorial.kubebuilder.io,resources=cronjobs/finalizers,verbs=update
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=batch,resources=jobs/status,verbs=get
+// +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
+
+// requeueMargin is added to the wait for the next scheduled time so the reconcile lands just after it.
+const requeueMargin = 100 * time.Millisecond
+
+// Reconciler reconciles a CronJob object.
+type Reconciler struct {
+	client.Client
+	Scheme   *runtime.Scheme
+	Recorder record.EventRecorder
+	// Clock drives every schedule decision; tests give a fake one. Nil means the real clock.
+	Clock clock.PassiveClock
+}
+
+// scope is what the steps of one reconcile share.
+type scope struct {
+	cj  *batchv1.CronJob
+	now time.Time
+	// wasActive holds the names in status.active before this reconcile, to notice Jobs that finished.
+	wasActive map[string]bool
+	jobs      jobSets
+	sched     cron.Schedule
+	plan      plan
+	// stalled is the reason the CronJob cannot be scheduled until its spec changes ("" when it can).
+	stalled, stalledMessage string
+	// done stops the remaining steps; result is returned as is.
+	done   bool
+	result ctrl.Result
+}
+
+// step is one named stage of a reconcile. It mutates s.cj.Status in memory; the status is patched once.
+type step func(ctx context.Context, s *scope) error
+
+// Reconcile runs the steps in order: list and classify the owned Jobs (and update status from them), prune
+// history, honour suspend, plan the schedule, apply the concurrency policy, and start the due Job. The
+// status is patched once, at the end, whatever happened.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+	cj := &batchv1.CronJob{}
+	if err := r.Get(ctx, req.NamespacedName, cj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !cj.DeletionTimestamp.IsZero() {
+		// Owned Jobs go with the CronJob through their owner references; nothing else to clean up.
+		return ctrl.Result{}, nil
+	}
+	s := &scope{cj: cj, now: r.clock().Now(), wasActive: activeNames(cj)}
+	original := cj.DeepCopy()
+	defer func() {
+		r.finalizeStatus(s)
+		if err := r.patchStatus(ctx, original, cj); err != nil {
+			retErr = errors.Join(retErr, err)
+		}
+	}()
+
+	for _, st := range []step{
+		r.reconcileChildJobs, r.reconcileHistory, r.reconcileSuspend, r.reconcileSchedule,
+		r.reconcileConcurrency, r.reconcileRun,
+	} {
+		if err := st(ctx, s); err != nil {
+			return ctrl.Result{}, err
+		}
+		if s.done {
+			break
+		}
+	}
+	return s.result, nil
+}
+
+// reconcileSuspend stops before scheduling when spec.suspend is true; running Jobs are left alone and no
+// requeue is asked for (un-suspending is a spec change, which wakes the controller).
+func (r *Reconciler) reconcileSuspend(_ context.Context, s *scope) error {
+	if s.cj.Spec.Suspend != nil && *s.cj.Spec.Suspend {
+		s.done = true
+	}
+	return nil
+}
+
+func (r *Reconciler) clock() clock.PassiveClock {
+	if r.Clock == nil {
+		return clock.RealClock{}
+	}
+	return r.Clock
+}
+
+// jobOwnerKey indexes Jobs by the name of the CronJob that controls them.
+const jobOwnerKey = ".metadata.controller"
+
+// SetupWithManager registers the Job owner index and the controller, which watches CronJobs and the Jobs
+// they own.
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &kbatchv1.Job{}, jobOwnerKey,
+		jobOwnerIndex); err != nil {
+		return fmt.Errorf("indexing Jobs by their CronJob: %w", err)
+	}
+	if err := ctrl.NewControllerManagedBy(mgr).
+		For(&batchv1.CronJob{}).
+		Owns(&kbatchv1.Job{}).
+		Named("cronjob").
+		Complete(r); err != nil {
+		return fmt.Errorf("setting up the CronJob controller: %w", err)
+	}
+	return nil
+}
+
+// jobOwnerIndex is the index function of jobOwnerKey.
+func jobOwnerIndex(obj client.Object) []string {
+	owner := metav1.GetControllerOf(obj)
+	if owner == nil || owner.APIVersion != batchv1.GroupVersion.String() || owner.Kind != "CronJob" {
+		return nil
+	}
+	return []string{owner.Name}
+}

@@ -1,0 +1,125 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package cronjob
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+)
+
+// timeFormat is how times appear in events and condition messages.
+const timeFormat = time.RFC3339
+
+// reconcileSchedule parses the schedule (a bad schedule or time zone stalls the CronJob: no retry until the
+// spec changes), decides which due time to run and which are missed, records the missed ones in status,
+// events and metrics, and asks to be woken at the next scheduled time.
+func (r *Reconciler) reconcileSchedule(_ context.Context, s *scope) error {
+	cj := s.cj
+	if errs := batchv1.ValidateSchedule(cj.Spec.Schedule, cj.Spec.TimeZone, field.NewPath("spec")); len(errs) > 0 {
+		s.stalled, s.stalledMessage = batchv1.ReasonInvalidSchedule, errs.ToAggregate().Error()
+		for _, e := range errs {
+			if e.Field == "spec.timeZone" {
+				s.stalled = batchv1.ReasonUnknownTimeZone
+			}
+		}
+		r.event(cj, corev1.EventTypeWarning, s.stalled, "%s", s.stalledMessage)
+		return reconcile.TerminalError(fmt.Errorf("cannot schedule CronJob %s/%s: %s", cj.Namespace, cj.Name, s.stalledMessage))
+	}
+	sched, err := batchv1.ParseSchedule(cj.Spec.Schedule, cj.Spec.TimeZone)
+	if err != nil { // unreachable after ValidateSchedule; kept so a parser change cannot panic the controller
+		return reconcile.TerminalError(fmt.Errorf("parsing schedule of CronJob %s/%s: %w", cj.Namespace, cj.Name, err))
+	}
+	s.sched = sched
+	s.plan = planSchedule(sched, decidedUntil(cj), s.now, cj.Spec.StartingDeadlineSeconds)
+	r.recordMissed(s)
+	if !s.plan.Next.IsZero() {
+		s.result.RequeueAfter = s.plan.Next.Sub(s.now) + requeueMargin
+	}
+	return nil
+}
+
+// decidedUntil is the time up to which every scheduled time has been run or given up: the latest of the
+// last run, the last missed time and the creation time.
+func decidedUntil(cj *batchv1.CronJob) time.Time {
+	t := cj.CreationTimestamp.Time
+	for _, mt := range []*metav1.Time{cj.Status.LastScheduleTime, cj.Status.LastMissedTime} {
+		if mt != nil && mt.After(t) {
+			t = mt.Time
+		}
+	}
+	return t
+}
+
+// recordMissed puts the plan's missed times into status.lastMissedTime, the ScheduleMissed condition, a
+// MissSchedule or TooManyMissedTimes warning and the missed-schedules counter. ScheduleMissed turns False
+// when a run starts with nothing missed (reconcileRun).
+func (r *Reconciler) recordMissed(s *scope) {
+	p, cj := s.plan, s.cj
+	if p.Missed == 0 {
+		if !hasCondition(cj, batchv1.ConditionScheduleMissed) {
+			setOnSchedule(s)
+		}
+		return
+	}
+	missedSchedules.Add(float64(p.Missed))
+	cj.Status.LastMissedTime = &metav1.Time{Time: p.LastMissed}
+	count := fmt.Sprintf("%d", p.Missed)
+	if p.TooMany {
+		count = fmt.Sprintf("more than %d (about %d)", batchv1.MaxMissedSchedules, p.Missed)
+	}
+	reason, msg := batchv1.ReasonMissedSchedules,
+		fmt.Sprintf("Missed %s start times, the latest %s; started the most recent, %s",
+			count, p.LastMissed.UTC().Format(timeFormat), p.Run.UTC().Format(timeFormat))
+	if p.DeadlineExceeded {
+		reason = batchv1.ReasonDeadlineExceeded
+		msg = fmt.Sprintf("Missed %s start times, the latest %s, by more than startingDeadlineSeconds (%ds)",
+			count, p.LastMissed.UTC().Format(timeFormat), *cj.Spec.StartingDeadlineSeconds)
+	}
+	if p.TooMany {
+		reason = batchv1.ReasonTooManyMissedTimes
+		r.event(cj, corev1.EventTypeWarning, batchv1.ReasonTooManyMissedTimes,
+			"%s. Too many missed start times: set or lower .spec.startingDeadlineSeconds or check clock skew", msg)
+	} else {
+		r.event(cj, corev1.EventTypeWarning, batchv1.ReasonMissSchedule, "%s", msg)
+	}
+	setCondition(s, batchv1.ConditionScheduleMissed, metav1.ConditionTrue, reason, msg)
+}
+
+// setOnSchedule turns ScheduleMissed False: the last decision missed nothing.
+func setOnSchedule(s *scope) {
+	setCondition(s, batchv1.ConditionScheduleMissed, metav1.ConditionFalse, batchv1.ReasonOnSchedule,
+		"No scheduled time was missed")
+}
+
+// timeZoneLocation returns the CronJob's time zone, UTC when unset or unknown (an unknown zone stalls the
+// CronJob before any Job is built).
+func timeZoneLocation(cj *batchv1.CronJob) *time.Location {
+	if cj.Spec.TimeZone != nil {
+		if loc, err := time.LoadLocation(*cj.Spec.TimeZone); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}
