@@ -11,7 +11,10 @@
 #
 # SITEOPS_CLUSTER_DIR (default $SITEOPS_CACHE/cluster) holds state, logs and the admin kubeconfig;
 # SITEOPS_CLUSTER_PORT_BASE (default 26400) shifts every port so two clusters can run side by side;
-# SITEOPS_CLUSTER_COMPONENTS (default "kwok rollouts argocd") picks the optional parts.
+# SITEOPS_CLUSTER_COMPONENTS (default "kwok rollouts argocd") picks the optional parts;
+# SITEOPS_CLUSTER_KCM_CONTROLLERS (default '*') the kube-controller-manager controllers (benchmarks run the
+# CronJob controller in a kube-controller-manager of their own); SITEOPS_CLUSTER_AUDIT=1 writes an audit log of
+# every write request to $SITEOPS_CLUSTER_DIR/audit.log (benchmarks count requests and time them from it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.sh"
@@ -67,8 +70,22 @@ pki() {
 }
 
 up_control_plane() {
-  local etcd kube
+  local etcd kube audit=()
   etcd=$(bindir etcd)/etcd kube=$(bindir kube)
+  if [ "${SITEOPS_CLUSTER_AUDIT:-0}" = 1 ]; then
+    cat >"$D/audit-policy.yaml" <<EOT
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: Metadata
+    verbs: [create, update, patch, delete, deletecollection]
+    resources: [{group: "", resources: [events, pods, pods/status]}, {group: events.k8s.io}, {group: batch}, {group: batch.tutorial.kubebuilder.io}]
+  - level: None
+EOT
+    audit=(--audit-policy-file="$D/audit-policy.yaml" --audit-log-path="$D/audit.log" --audit-log-format=json
+      --audit-log-mode=batch --audit-log-batch-max-wait=1s)
+  fi
   start etcd "$etcd" --name local --data-dir "$D/etcd" \
     --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
     --listen-peer-urls "http://127.0.0.1:$ETCD_PEER" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER" \
@@ -83,14 +100,14 @@ up_control_plane() {
     --requestheader-extra-headers-prefix=X-Remote-Extra- --authorization-mode=Node,RBAC \
     --service-account-issuer=https://kubernetes.default.svc.cluster.local --service-account-key-file="$P/sa.pub" \
     --service-account-signing-key-file="$P/sa.key" --service-cluster-ip-range=10.96.0.0/24 --allow-privileged=true \
-    --enable-aggregator-routing=true --cert-dir="$D/apiserver-certs" --profiling=false
+    --enable-aggregator-routing=true --cert-dir="$D/apiserver-certs" --profiling=false "${audit[@]}"
   waitfor kube-apiserver kubectl get --raw /readyz
   start kube-controller-manager "$kube/kube-controller-manager" --kubeconfig="$KUBECONFIG" \
     --authentication-kubeconfig="$KUBECONFIG" --authorization-kubeconfig="$KUBECONFIG" \
     --bind-address=127.0.0.1 --secure-port="$KCM_PORT" --leader-elect=false \
     --service-account-private-key-file="$P/sa.key" --root-ca-file="$P/ca.crt" \
     --cluster-signing-cert-file="$P/ca.crt" --cluster-signing-key-file="$P/ca.key" \
-    --use-service-account-credentials=false --controllers='*'
+    --use-service-account-credentials=false --controllers="${SITEOPS_CLUSTER_KCM_CONTROLLERS:-*}"
   # The scheduler is required: kwok does not bind pods to nodes.
   start kube-scheduler "$kube/kube-scheduler" --kubeconfig="$KUBECONFIG" --authentication-kubeconfig="$KUBECONFIG" \
     --authorization-kubeconfig="$KUBECONFIG" --bind-address=127.0.0.1 --secure-port="$SCHED_PORT" --leader-elect=false
