@@ -22,7 +22,7 @@ if [ "${SITEOPS_ENVTEST_DOWNLOAD:-never}" = try ] &&
   echo "$path"; exit 0
 fi
 
-log "setup-envtest could not download $version; building etcd and kube-apiserver from Go modules"
+log "$version is not in setup-envtest's store; building etcd and kube-apiserver from Go modules"
 "$here/build-bins.sh" etcd kube >&2
 dest=$ENVTEST_DIR/k8s/$version-linux-$(goarch)
 mkdir -p "$dest"
