@@ -79,4 +79,3 @@ func FuzzValidateSchedule(f *testing.F) {
 		}
 	})
 }
-
