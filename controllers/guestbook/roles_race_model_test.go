@@ -179,13 +179,13 @@ func modelPods() *modelStore {
 // modelScenarios are the outside changes racing with the two controllers: they make the controllers'
 // snapshots disagree on which pod is the best candidate.
 var modelScenarios = map[string][]outside{
-	"y flaps":               {{"y", false}, {"y", true}},
-	"y fails, w recovers":   {{"y", false}, {"w", true}},
-	"x recovers, y fails":   {{"x", true}, {"y", false}},
-	"z fails then y fails":  {{"z", false}, {"y", false}, {"z", true}},
-	"no outside change":     nil,
-	"w recovers, x flaps":   {{"w", true}, {"x", true}, {"x", false}},
-	"y and z flap":          {{"y", false}, {"z", false}, {"y", true}},
+	"y flaps":              {{"y", false}, {"y", true}},
+	"y fails, w recovers":  {{"y", false}, {"w", true}},
+	"x recovers, y fails":  {{"x", true}, {"y", false}},
+	"z fails then y fails": {{"z", false}, {"y", false}, {"z", true}},
+	"no outside change":    nil,
+	"w recovers, x flaps":  {{"w", true}, {"x", true}, {"x", false}},
+	"y and z flap":         {{"y", false}, {"z", false}, {"y", true}},
 }
 
 func TestPromotionProtocolNeverTwoActivePods(t *testing.T) {
