@@ -48,9 +48,9 @@ func (r *Reconciler) reconcileRoles(ctx context.Context, st *reconcileState) err
 	switch {
 	case plan.promoted:
 		r.recordPromotion(ctx, st.gb, plan)
-	case plan.active == "" && (plan.previous != "" || st.gb.Status.Active != ""):
+	case plan.active == "" && plan.previous != "":
 		r.event(st.gb, true, EventNoReadyPod, actionWaitPods,
-			"active pod %s is not Ready and no standby is Ready", firstNonEmpty(plan.previous, st.gb.Status.Active))
+			"active pod %s is not Ready and no standby is Ready", plan.previous)
 	}
 	return nil
 }
@@ -102,14 +102,4 @@ func (r *Reconciler) recordPromotion(ctx context.Context, gb *webappv1.Guestbook
 		failoverSeconds.Observe(d.Seconds())
 		log.FromContext(ctx).Info("failover", "from", plan.previous, "to", plan.active, "seconds", d.Seconds())
 	}
-}
-
-// firstNonEmpty returns the first of ss that is not "".
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
