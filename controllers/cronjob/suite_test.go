@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	. "github.com/onsi/gomega"
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -66,6 +67,8 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	// The tests assert on state and events; controller-runtime's logs would only add noise.
+	ctrl.SetLogger(logr.Discard())
 	var err error
 	if env, err = testenv.Start(testenv.Options{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
