@@ -18,6 +18,7 @@ func affectedSites(t fileTree, overlaysDir string, sites, changed []string) ([]s
 	if len(changed) == 0 {
 		return nil, nil
 	}
+	t = newCachedTree(t) // sites share their bases
 	var out []string
 	for _, site := range sites {
 		dir := path.Join(cleanRel(overlaysDir), site)

@@ -118,7 +118,7 @@ func redact(s string, auths ...*Auth) string {
 			}
 		}
 	}
-	return urlPassword.ReplaceAllString(s, "$1***@")
+	return urlPassword.ReplaceAllString(s, "${1}:***@")
 }
 
 // urlPassword matches the user:password@ part of URLs.

@@ -60,11 +60,11 @@ spec:
   ports:
   - port: 80
 `,
-		"overlays/dev/kustomization.yaml": "resources:\n- ../../base\npatches:\n- path: site-values.yaml\n",
-		"overlays/dev/site-values.yaml":   siteValues(1, "nginx:1.25"),
+		"overlays/dev/kustomization.yaml":  "resources:\n- ../../base\npatches:\n- path: site-values.yaml\n",
+		"overlays/dev/site-values.yaml":    siteValues(1, "nginx:1.25"),
 		"overlays/prod/kustomization.yaml": "bases:\n- ../../base\npatchesStrategicMerge:\n- site-values.yaml\n",
-		"overlays/prod/site-values.yaml": siteValues(3, "nginx:1.26"),
-		"other-base/kustomization.yaml":  "resources:\n- config.yaml\n",
+		"overlays/prod/site-values.yaml":   siteValues(3, "nginx:1.26"),
+		"other-base/kustomization.yaml":    "resources:\n- config.yaml\n",
 		"other-base/config.yaml": `apiVersion: v1
 kind: ConfigMap
 metadata:

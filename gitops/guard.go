@@ -62,7 +62,7 @@ type walker struct {
 // With readContents false only kustomization files are read (enough for AffectedSites); no digest is made.
 func guardSite(t fileTree, dir string, readContents bool) (*siteInputs, error) {
 	w := &walker{
-		t: t, readContents: readContents, done: map[string]bool{},
+		t: newCachedTree(t), readContents: readContents, done: map[string]bool{},
 		in: &siteInputs{files: map[string][]byte{}, reached: map[string]struct{}{}},
 	}
 	dir = cleanRel(dir)
@@ -159,7 +159,7 @@ func (w *walker) findKustomizationFile(dir, real, from string) (string, error) {
 
 // followRef checks and follows one reference of kustomization file kf in folder dir.
 func (w *walker) followRef(dir, kf string, ref kustRef) error {
-	at := fmt.Sprintf("%s: %s %q: ", kf, ref.field, ref.value)
+	at := fmt.Sprintf("%s: %s %q: ", kf, ref.field, abbreviate(ref.value))
 	if reason := refReason(ref.value, ref.kind == refInline); reason != "" {
 		return w.refuse("%s%s", at, reason)
 	}
@@ -283,6 +283,15 @@ func digestFiles(files map[string][]byte) string {
 		h.Write(files[p])
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// abbreviate shortens long (inline) values for messages.
+func abbreviate(s string) string {
+	const max = 100
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "…"
 }
 
 func displayDir(dir string) string {

@@ -113,3 +113,28 @@ func splitNonEmpty(p string) []string {
 	}
 	return strings.Split(p, "/")
 }
+
+// cachedTree memoizes lstat of another tree for one pass (a guard walk, an AffectedSites call): the walk
+// resolves the same folders many times.
+type cachedTree struct {
+	fileTree
+	stats map[string]entry
+}
+
+func newCachedTree(t fileTree) fileTree {
+	if _, ok := t.(*cachedTree); ok {
+		return t
+	}
+	return &cachedTree{fileTree: t, stats: map[string]entry{}}
+}
+
+func (c *cachedTree) lstat(p string) (entry, error) {
+	if e, ok := c.stats[p]; ok {
+		return e, nil
+	}
+	e, err := c.fileTree.lstat(p)
+	if err == nil {
+		c.stats[p] = e
+	}
+	return e, err
+}

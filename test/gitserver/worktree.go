@@ -84,6 +84,13 @@ func (w *Worktree) Checkout(branch string) {
 	w.Branch = branch
 }
 
+// NewBranch creates branch at HEAD and switches to it (Push then creates it on the remote).
+func (w *Worktree) NewBranch(branch string) {
+	w.helper()
+	run(w.t, w.Dir, "checkout", "--quiet", "-b", branch)
+	w.Branch = branch
+}
+
 // Pull fetches and resets the current branch to its remote head, dropping local changes.
 func (w *Worktree) Pull() {
 	w.helper()

@@ -1,0 +1,59 @@
+package gitops
+
+import (
+	"errors"
+	"testing"
+)
+
+// FuzzGuard feeds arbitrary kustomization files to the reference pre-check. It must never panic, never read
+// outside the root, and whenever it accepts a site, every reference it followed is a plain path inside the
+// checkout. Seeds live in testdata/fuzz/FuzzGuard.
+func FuzzGuard(f *testing.F) {
+	for _, s := range []string{
+		"resources:\n- ../../base\n",
+		"resources:\n- https://example.com/x.yaml\n",
+		"bases:\n- git@github.com:org/repo\npatchesStrategicMerge:\n- v.yaml\n",
+		"transformers:\n- |\n  apiVersion: builtin\n  kind: PrefixSuffixTransformer\n  metadata: {name: p}\n  prefix: a-\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, kust []byte) {
+		tree := &mapTree{files: map[string]string{
+			"base/kustomization.yaml":       okBase,
+			"base/deploy.yaml":              "kind: Deployment\n",
+			"overlays/s/v.yaml":             "kind: Deployment\n",
+			"overlays/s/kustomization.yaml": string(kust),
+		}, symlinks: map[string]string{"overlays/s/out": "../../../escape", "overlays/s/abs": "/etc"}}
+		in, err := guardSite(tree, "overlays/s", true)
+		if !insideRoot(tree.reads) {
+			t.Fatalf("read outside the root: %v", tree.reads)
+		}
+		var g *guardError
+		if err != nil && !errors.As(err, &g) {
+			t.Fatalf("guard returned a non-refusal error: %v", err)
+		}
+		if err != nil {
+			return
+		}
+		if !insideRoot(keys(in.files)) {
+			t.Fatalf("accepted files outside the root: %v", keys(in.files))
+		}
+		k, perr := parseKustomization(kust)
+		if perr != nil {
+			t.Fatalf("accepted a kustomization that does not parse: %v", perr)
+		}
+		for _, r := range k.refs {
+			if refReason(r.value, r.kind == refInline) != "" {
+				t.Fatalf("accepted remote or absolute reference %q", r.value)
+			}
+		}
+	})
+}
+
+func keys(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

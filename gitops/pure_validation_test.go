@@ -1,0 +1,104 @@
+package gitops
+
+import (
+	"testing"
+
+	. "github.com/onsi/gomega"
+	kusttypes "sigs.k8s.io/kustomize/api/types"
+)
+
+func TestValidateSiteName(t *testing.T) {
+	for name, ok := range map[string]bool{
+		"dev": true, "prod-eu.1": true, "Site_2": true,
+		"": false, "../x": false, "..": false, "a/b": false, ".hidden": false, "a..b": false, `a\b`: false,
+		"with space": false, "-dash": false,
+	} {
+		g := NewWithT(t)
+		if ok {
+			g.Expect(ValidateSiteName(name)).To(Succeed(), name)
+		} else {
+			g.Expect(ValidateSiteName(name)).NotTo(Succeed(), name)
+		}
+	}
+}
+
+func TestValidateURL(t *testing.T) {
+	for url, want := range map[string]string{
+		"https://example.com/org/repo.git": "",
+		"http://127.0.0.1:8080/repo.git":   "",
+		"ssh://git@example.com/org/repo":   "",
+		"git@example.com:org/repo.git":     "",
+		"file:///srv/git/repo.git":         "",
+		"":                                 "empty",
+		"git://example.com/repo":           "unsupported git URL scheme",
+		"ftp://example.com/repo":           "unsupported git URL scheme",
+		"/srv/git/repo.git":                "unsupported git URL scheme",
+		"https:///repo":                    "no host",
+		"https://user:token@example.com/r": "carries a password",
+	} {
+		g := NewWithT(t)
+		err := ValidateURL(url)
+		if want == "" {
+			g.Expect(err).NotTo(HaveOccurred(), url)
+			continue
+		}
+		g.Expect(err).To(MatchError(ContainSubstring(want)), url)
+		g.Expect(IsPermanent(err)).To(BeTrue())
+		g.Expect(err.Error()).NotTo(ContainSubstring("token"))
+	}
+}
+
+func TestSitePaths(t *testing.T) {
+	for _, tc := range []struct {
+		tmpl  string
+		sites []string
+		want  map[string]string
+		err   string
+	}{
+		{"", []string{"a", "b"}, map[string]string{"a": "a", "b": "b"}, ""},
+		{"sites/{{.Site}}/k8s", []string{"a"}, map[string]string{"a": "sites/a/k8s"}, ""},
+		{"/{{.Site}}/", []string{"a"}, map[string]string{"a": "a"}, ""},
+		{"all", []string{"a", "b"}, nil, "the same folder"},
+		{"../{{.Site}}", []string{"a"}, nil, "not allowed"},
+		{".git/{{.Site}}", []string{"a"}, nil, "not allowed"},
+		{"x//{{.Site}}", []string{"a"}, nil, "not a clean relative path"},
+		{"{{.Nope}}", []string{"a"}, nil, "path template"},
+		{"{{.Site", []string{"a"}, nil, "invalid path template"},
+	} {
+		g := NewWithT(t)
+		got, err := sitePaths(tc.tmpl, tc.sites)
+		if tc.err != "" {
+			g.Expect(err).To(MatchError(ContainSubstring(tc.err)), tc.tmpl)
+			g.Expect(IsPermanent(err)).To(BeTrue())
+			continue
+		}
+		g.Expect(err).NotTo(HaveOccurred(), tc.tmpl)
+		g.Expect(got).To(Equal(tc.want))
+	}
+}
+
+func TestParseImage(t *testing.T) {
+	for in, want := range map[string]kusttypes.Image{
+		"manager=ghcr.io/siteops/manager:v1": {Name: "manager", NewName: "ghcr.io/siteops/manager", NewTag: "v1"},
+		"manager=localhost:5000/manager":     {Name: "manager", NewName: "localhost:5000/manager"},
+		"manager=localhost:5000/manager:v2":  {Name: "manager", NewName: "localhost:5000/manager", NewTag: "v2"},
+		"nginx=nginx@sha256:abc":             {Name: "nginx", NewName: "nginx", Digest: "sha256:abc"},
+		"nginx:1.27":                         {Name: "nginx", NewTag: "1.27"},
+	} {
+		g := NewWithT(t)
+		got, err := ParseImage(in)
+		g.Expect(err).NotTo(HaveOccurred(), in)
+		g.Expect(got).To(Equal(want), in)
+	}
+	for _, bad := range []string{"", "=x", "nginx", "nginx="} {
+		_, err := ParseImage(bad)
+		NewWithT(t).Expect(err).To(HaveOccurred(), bad)
+	}
+}
+
+func TestRedactRemovesSecrets(t *testing.T) {
+	g := NewWithT(t)
+	a := &Auth{Username: "git", Password: "tok-123456"}
+	g.Expect(redact("GET https://git:tok-123456@host/x failed: tok-123456", a)).To(Equal("GET https://git:***@host/x failed: ***"))
+	g.Expect(redact("https://u:anything@h/r")).To(Equal("https://u:***@h/r"))
+}

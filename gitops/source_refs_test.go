@@ -1,0 +1,157 @@
+package gitops
+
+import (
+	"context"
+	"net"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/test/gitserver"
+)
+
+func TestSyncSourceRefs(t *testing.T) {
+	e := newSyncEnv(t, baseRepo())
+	wt := e.srv.Clone(t, e.repo)
+	tagged := wt.Head()
+	wt.Tag("v1.0.0")
+	wt.Write("overlays/dev/site-values.yaml", siteValues(5, "nginx:1.27"))
+	tip := wt.Commit("dev: five")
+	wt.Push()
+	wt.NewBranch("feature")
+	wt.Write("overlays/dev/site-values.yaml", siteValues(6, "nginx:1.27"))
+	feature := wt.Commit("feature: six")
+	wt.Push()
+
+	for _, tc := range []struct {
+		name, ref, wantRev string
+	}{
+		{"default branch", "", tip},
+		{"branch", "main", tip},
+		{"other branch", "feature", feature},
+		{"tag", "v1.0.0", tagged},
+		{"full SHA", tagged, tagged},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			o := e.opts
+			o.Source.Ref, o.WorkDir, o.Target.Branch = tc.ref, t.TempDir(), "rendered-"+tc.name[:3]
+			res, err := Sync(context.Background(), o)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(res.SourceRevision).To(Equal(tc.wantRev))
+			g.Expect(e.srv.Log(t, e.repo, o.Target.Branch)[0].Trailer(TrailerSourceRevision)).To(Equal(tc.wantRev))
+		})
+	}
+}
+
+func TestSyncFollowsAForcePushedSourceBranch(t *testing.T) {
+	g := NewWithT(t)
+	e := newSyncEnv(t, baseRepo())
+	first := e.sync(t, nil)
+	wt := e.srv.Clone(t, e.repo)
+	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
+	wt.Commit("dev: two")
+	wt.Push()
+	second := e.sync(t, &first)
+	renderedBefore := e.srv.Log(t, e.repo, DefaultTargetBranch)
+
+	rewriter := e.srv.Clone(t, e.repo)
+	rewriter.Pull()
+	rewritten := rewriter.Head()
+	rewriter.Write("overlays/dev/site-values.yaml", siteValues(7, "nginx:1.28"))
+	rewritten = rewriter.Commit("dev: seven (history rewritten)")
+	g.Expect(rewritten).NotTo(BeEmpty())
+	// Rewrite: reset to the initial commit and force-push a different history.
+	rewriter2 := e.srv.Clone(t, e.repo)
+	initial := e.srv.Log(t, e.repo, gitserver.DefaultBranch)
+	_ = initial
+	rewriter2.Write("overlays/dev/site-values.yaml", siteValues(8, "nginx:1.29"))
+	forced := rewriter2.Commit("dev: eight")
+	rewriter2.ForcePush()
+	rewriter2.Write("overlays/dev/site-values.yaml", siteValues(9, "nginx:1.29"))
+	forced = rewriter2.Commit("dev: nine")
+	rewriter2.ForcePush()
+
+	res := e.sync(t, &second)
+
+	g.Expect(res.SourceRevision).To(Equal(forced))
+	g.Expect(e.rendered(t, "dev")).To(ContainSubstring("replicas: 9"))
+	after := e.srv.Log(t, e.repo, DefaultTargetBranch)
+	g.Expect(after).To(HaveLen(len(renderedBefore) + 1)) // no rendered commit lost
+	g.Expect(after[1:]).To(Equal(renderedBefore))
+}
+
+func TestSyncPermanentErrors(t *testing.T) {
+	e := newSyncEnv(t, baseRepo())
+	for _, tc := range []struct {
+		name string
+		edit func(*SyncOptions)
+		want string
+	}{
+		{"unsupported scheme", func(o *SyncOptions) { o.Source.URL = "ftp://127.0.0.1/x.git" }, "unsupported git URL scheme"},
+		{"password in URL", func(o *SyncOptions) { o.Source.URL = "https://u:p@127.0.0.1/x.git" }, "carries a password"},
+		{"missing ref", func(o *SyncOptions) { o.Source.Ref = "no-such-branch" }, `ref "no-such-branch" not found`},
+		{"missing SHA", func(o *SyncOptions) { o.Source.Ref = "0123456789012345678901234567890123456789" }, "not found"},
+		{"missing repository", func(o *SyncOptions) { o.Source.URL = e.srv.URL("nope") }, "repository not found"},
+		{"missing overlays dir", func(o *SyncOptions) { o.OverlaysDir = "sites" }, `overlays folder "sites" not found`},
+		{"target is the source branch", func(o *SyncOptions) { o.Target.Branch = "main" }, "is the source branch"},
+		{"ssh key without known hosts", func(o *SyncOptions) {
+			o.Source.URL, o.Source.Auth = "ssh://git@127.0.0.1:1/x.git", &Auth{SSHPrivateKey: []byte("k")}
+		}, "known hosts"},
+		{"bad author", func(o *SyncOptions) { o.CommitAuthor = "nobody" }, "commit author"},
+		{"path template collision", func(o *SyncOptions) { o.Target.PathTemplate = "all" }, "the same folder"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			o := e.opts
+			o.WorkDir = t.TempDir()
+			tc.edit(&o)
+			_, err := Sync(context.Background(), o)
+			g.Expect(err).To(MatchError(ContainSubstring(tc.want)))
+			g.Expect(IsPermanent(err)).To(BeTrue(), "error %v should be permanent", err)
+		})
+	}
+}
+
+func TestSyncUnreachableSourceIsTransient(t *testing.T) {
+	g := NewWithT(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	g.Expect(err).NotTo(HaveOccurred())
+	addr := l.Addr().String()
+	g.Expect(l.Close()).To(Succeed()) // nothing listens there any more
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	_, err = Sync(ctx, SyncOptions{Source: SourceSpec{URL: "http://" + addr + "/x.git"}, WorkDir: t.TempDir()})
+
+	g.Expect(err).To(HaveOccurred())
+	g.Expect(IsPermanent(err)).To(BeFalse())
+}
+
+func TestSyncBasicAuthAndCredentialsNeverInMessages(t *testing.T) {
+	g := NewWithT(t)
+	const password = "s3cret-Token-value"
+	srv := gitserver.Start(t, gitserver.Options{Username: "git", Password: password})
+	url := srv.NewRepo(t, "private", baseRepo())
+
+	res, err := Sync(context.Background(), SyncOptions{
+		Source:  SourceSpec{URL: url, Auth: &Auth{Username: "git", Password: password}},
+		WorkDir: t.TempDir(),
+	})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(res.Pushed).To(BeTrue())
+	g.Expect(srv.Log(t, "private", DefaultTargetBranch)).To(HaveLen(1))
+
+	_, err = Sync(context.Background(), SyncOptions{
+		Source:  SourceSpec{URL: url, Auth: &Auth{Username: "git", Password: "wrong-" + password}},
+		WorkDir: t.TempDir(),
+	})
+	g.Expect(err).To(HaveOccurred())
+	g.Expect(IsPermanent(err)).To(BeTrue())
+	g.Expect(err.Error()).NotTo(ContainSubstring(password))
+
+	_, err = Sync(context.Background(), SyncOptions{Source: SourceSpec{URL: url}, WorkDir: t.TempDir()})
+	g.Expect(err).To(MatchError(ContainSubstring("authentication required")))
+	g.Expect(IsPermanent(err)).To(BeTrue())
+}
