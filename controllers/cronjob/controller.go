@@ -29,12 +29,14 @@ import (
 	kbatchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+	"github.com/siteops/siteops/controllers/shadow"
 )
 
 // +kubebuilder:rbac:groups=batch.tutorial.kubebuilder.io,resources=cronjobs,verbs=get;list;watch
@@ -42,7 +44,7 @@ import (
 // +kubebuilder:rbac:groups=batch.tutorial.kubebuilder.io,resources=cronjobs/finalizers,verbs=update
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=batch,resources=jobs/status,verbs=get
-// +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // requeueMargin is added to the wait for the next scheduled time so the reconcile lands just after it.
 const requeueMargin = 100 * time.Millisecond
@@ -50,10 +52,14 @@ const requeueMargin = 100 * time.Millisecond
 // Reconciler reconciles a CronJob object.
 type Reconciler struct {
 	client.Client
-	Scheme   *runtime.Scheme
-	Recorder record.EventRecorder
+	Scheme *runtime.Scheme
+	// Recorder emits one Event per visible action (events.go); nil records nothing.
+	Recorder events.EventRecorder
 	// Clock drives every schedule decision; tests give a fake one. Nil means the real clock.
 	Clock clock.PassiveClock
+	// Shadow, when set, is the same reconciler over a dry-run client, run while the manager does not hold
+	// the leader lease (controllers/shadow); nil runs the controller on the leader only.
+	Shadow *Reconciler
 }
 
 // scope is what the steps of one reconcile share.
@@ -130,17 +136,21 @@ func (r *Reconciler) clock() clock.PassiveClock {
 const jobOwnerKey = ".metadata.controller"
 
 // SetupWithManager registers the Job owner index and the controller, which watches CronJobs and the Jobs
-// they own.
+// they own (with r.Shadow, through a shadow.Gate that also runs before the manager leads).
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &kbatchv1.Job{}, jobOwnerKey,
 		jobOwnerIndex); err != nil {
 		return fmt.Errorf("indexing Jobs by their CronJob: %w", err)
 	}
-	if err := ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		For(&batchv1.CronJob{}).
 		Owns(&kbatchv1.Job{}).
-		Named("cronjob").
-		Complete(r); err != nil {
+		Named("cronjob")
+	var shadowed reconcile.Reconciler // stays a nil interface without a shadow
+	if r.Shadow != nil {
+		shadowed = r.Shadow
+	}
+	if err := shadow.Build(mgr, b, &batchv1.CronJobList{}, r, shadowed); err != nil {
 		return fmt.Errorf("setting up the CronJob controller: %w", err)
 	}
 	return nil

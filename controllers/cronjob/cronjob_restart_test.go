@@ -103,7 +103,7 @@ func (h *harness) startManager() (stop func()) {
 	mgr, err := newManager(h.ns)
 	h.g.Expect(err).NotTo(HaveOccurred())
 	r := &Reconciler{Client: mgr.GetClient(), Scheme: mgr.GetScheme(),
-		Recorder: mgr.GetEventRecorderFor("cronjob-controller"), Clock: h.clock} //nolint:staticcheck // record.EventRecorder is the agreed type
+		Recorder: mgr.GetEventRecorder("cronjob-controller"), Clock: h.clock}
 	h.g.Expect(r.SetupWithManager(mgr)).To(Succeed())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

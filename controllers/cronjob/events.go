@@ -18,12 +18,35 @@ package cronjob
 
 import (
 	"k8s.io/apimachinery/pkg/runtime"
+
+	batchv1 "github.com/siteops/siteops/apis/batch/v1"
 )
+
+// eventActions gives each event reason the action of events.k8s.io/v1 (what the controller did or tried).
+var eventActions = map[string]string{
+	batchv1.ReasonSuccessfulCreate:   "CreateJob",
+	batchv1.ReasonFailedCreate:       "CreateJob",
+	batchv1.ReasonAdoptedJob:         "AdoptJob",
+	batchv1.ReasonSawCompletedJob:    "ObserveJob",
+	batchv1.ReasonSuccessfulDelete:   "PruneHistory",
+	batchv1.ReasonFailedDelete:       "DeleteJob",
+	batchv1.ReasonJobReplaced:        "ReplaceJob",
+	batchv1.ReasonJobAlreadyActive:   "SkipRun",
+	batchv1.ReasonMissSchedule:       "Schedule",
+	batchv1.ReasonTooManyMissedTimes: "Schedule",
+	batchv1.ReasonInvalidSchedule:    "ParseSchedule",
+	batchv1.ReasonUnknownTimeZone:    "ParseSchedule",
+}
 
 // event records one Event for one visible action of the controller; reasons are the constants in
 // apis/batch/v1/conditions.go.
 func (r *Reconciler) event(obj runtime.Object, eventType, reason, format string, args ...any) {
-	if r.Recorder != nil {
-		r.Recorder.Eventf(obj, eventType, reason, format, args...)
+	if r.Recorder == nil {
+		return
 	}
+	action, ok := eventActions[reason]
+	if !ok {
+		action = "Reconcile"
+	}
+	r.Recorder.Eventf(obj, nil, eventType, reason, action, format, args...)
 }

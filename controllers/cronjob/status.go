@@ -64,13 +64,13 @@ func hasCondition(cj *batchv1.CronJob, ctype string) bool {
 }
 
 // patchStatus writes the status once, as a merge patch against the object as read, and only when it
-// changed.
+// changed. A CronJob deleted meanwhile is not an error.
 func (r *Reconciler) patchStatus(ctx context.Context, original, cj *batchv1.CronJob) error {
 	if equality.Semantic.DeepEqual(original.Status, cj.Status) {
 		return nil
 	}
-	if err := r.Status().Patch(ctx, cj, client.MergeFrom(original)); err != nil {
-		return fmt.Errorf("patching status of CronJob %s/%s: %w", cj.Namespace, cj.Name, client.IgnoreNotFound(err))
+	if err := r.Status().Patch(ctx, cj, client.MergeFrom(original)); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("patching status of CronJob %s/%s: %w", cj.Namespace, cj.Name, err)
 	}
 	return nil
 }

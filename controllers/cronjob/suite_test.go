@@ -30,7 +30,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/tools/events"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -123,7 +123,7 @@ type harness struct {
 	ctx    context.Context
 	ns     string
 	clock  *clocktesting.FakeClock
-	events *record.FakeRecorder
+	events *events.FakeRecorder
 	r      *Reconciler
 }
 
@@ -134,7 +134,7 @@ func newHarness(t *testing.T, now time.Time) *harness {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "cronjob-"}}
 	g.Expect(direct.Create(ctx, ns)).To(Succeed())
 	h := &harness{t: t, g: g, ctx: ctx, ns: ns.Name, clock: clocktesting.NewFakeClock(now),
-		events: record.NewFakeRecorder(1000)}
+		events: events.NewFakeRecorder(1000)}
 	h.r = h.newReconciler()
 	return h
 }
