@@ -1,0 +1,86 @@
+package bench
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+	"time"
+)
+
+// resultsFile is where `make bench` writes the table (go test runs in the package folder).
+const resultsFile = "RESULTS.md"
+
+// TestMain runs the tests and benchmarks, then, when benchmarks ran, prints the results table and, with
+// SITEOPS_BENCH_WRITE=1 and every benchmark passing, writes it to RESULTS.md. While benchmarking it reads the
+// benchmark output (tee of stdout) to turn the result lines of benchmarks that do not record a row
+// themselves into rows.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	var tee *stdoutTee
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		var err error
+		if tee, err = teeStdout(); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: reading benchmark output: %v\n", err)
+		}
+	}
+	code := m.Run()
+	if tee != nil {
+		recorded.RecordFromLines(tee.stop())
+	}
+	os.Exit(report(code))
+}
+
+// report prints the table when rows were recorded and writes RESULTS.md when asked; it returns the exit code.
+func report(code int) int {
+	if recorded.Len() == 0 {
+		return code
+	}
+	out := recorded.Report(Machine(time.Now()))
+	fmt.Print("\n" + out)
+	if os.Getenv(WriteEnv) != "1" {
+		return code
+	}
+	if code != 0 {
+		fmt.Fprintf(os.Stderr, "bench: not writing %s: a test or benchmark failed\n", resultsFile)
+		return code
+	}
+	if err := WriteFile(resultsFile, out); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		return 1
+	}
+	fmt.Printf("bench: wrote %s\n", resultsFile)
+	return code
+}
+
+// stdoutTee copies everything written to os.Stdout to the real stdout and to a BenchScanner.
+type stdoutTee struct {
+	orig    *os.File
+	w       *os.File
+	scanner BenchScanner
+	done    chan struct{}
+}
+
+func teeStdout() (*stdoutTee, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("creating pipe: %w", err)
+	}
+	t := &stdoutTee{orig: os.Stdout, w: w, done: make(chan struct{})}
+	go func() {
+		defer close(t.done)
+		_, _ = io.Copy(t.orig, io.TeeReader(r, &t.scanner))
+		_ = r.Close()
+	}()
+	os.Stdout = w
+	return t, nil
+}
+
+// stop restores stdout, drains the pipe and returns the benchmark result lines seen.
+func (t *stdoutTee) stop() []BenchLine {
+	os.Stdout = t.orig
+	_ = t.w.Close()
+	<-t.done
+	return t.scanner.Lines()
+}

@@ -1,0 +1,214 @@
+// Package bench holds siteops' side-by-side benchmarks (issue 7): each benchmark measures siteops and the
+// tool users would otherwise run on the same machine in the same run, and records one row of the results
+// table. `make bench` runs them with SITEOPS_BENCH_WRITE=1, which writes the table to RESULTS.md.
+package bench
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Verdict says whether a row met its target.
+type Verdict int
+
+// Verdicts of a row.
+const (
+	// NotJudged is a row without a measured target (not run, or nothing to compare).
+	NotJudged Verdict = iota
+	// Met is a row whose siteops figure meets the target.
+	Met
+	// Missed is a row whose siteops figure misses the target.
+	Missed
+)
+
+// String is the verdict as a table cell.
+func (v Verdict) String() string {
+	switch v {
+	case Met:
+		return "yes"
+	case Missed:
+		return "**no**"
+	default:
+		return "—"
+	}
+}
+
+// Judge is Met when ok, Missed otherwise.
+func Judge(ok bool) Verdict {
+	if ok {
+		return Met
+	}
+	return Missed
+}
+
+// Row is one line of the results table. Figures are formatted with their unit (FormatDuration).
+type Row struct {
+	ID      string // P1…P7
+	Measure string
+	Siteops string // siteops' figure
+	Anchor  string // the anchor's figure, with what the anchor is
+	Ratio   string // siteops / anchor, with how many times better
+	Target  string
+	Verdict Verdict
+	N       string // sample size, e.g. "100 sites × 3 rounds"
+	Notes   string
+}
+
+// notRun is the figure of a row that was not measured in this run.
+const notRun = "not run"
+
+// catalogue is every row of issue 7, in table order, with its measure and target; Record fills the figures.
+var catalogue = []Row{
+	{ID: "P1", Measure: "CronJob: scheduled time → Job create request, p50/p99; CPU, RSS, API requests per Job",
+		Target: "lag p99 ≤ 2 s, ≤ 3 requests/Job, CPU and RSS ≤ 1.0×, 0 missed, 0 duplicates",
+		Notes:  "anchor: kube-controller-manager running only cronjob-controller, same CronJobs"},
+	{ID: "P2", Measure: "full render, 100 sites × 20 resources", Target: "≥ 5× faster",
+		Notes: "anchor: pinned `kustomize build` CLI per site, sequential and `-P 2`"},
+	{ID: "P3", Measure: "re-render after a one-site change (gitops.Sync)", Target: "≥ 20× faster",
+		Notes: "anchor: siteops full re-render"},
+	{ID: "P4", Measure: "`git push` → rendered commit on the target branch, via the push receiver, 100 sites",
+		Target: "p50 < 1 s", Notes: "anchor: Flux 1 m poll / Argo CD 3 m (quoted, not run)"},
+	{ID: "P5", Measure: "Guestbook failover: active pod NotReady → active Service re-pointed", Target: "p99 < 500 ms"},
+	{ID: "P6", Measure: "blue/green hand-off gap (last write by old leader → first by new)",
+		Target: "< 1 s, ≥ 10× better than default",
+		Notes:  "anchor: controller-runtime defaults without ReleaseOnCancel"},
+	{ID: "P7", Measure: "manager RSS with 5k CronJobs + 20k Jobs in cache", Target: "≤ 1.0×",
+		Notes: "anchor: kube-controller-manager (CronJob + Job controllers) on the same objects"},
+}
+
+// Results collects the rows measured in one run; safe for concurrent use.
+type Results struct {
+	mu   sync.Mutex
+	rows map[string]Row
+	// adapted marks rows recorded from benchmark output (RecordFromLines) rather than by the benchmark.
+	adapted map[string]bool
+}
+
+// NewResults returns an empty collection.
+func NewResults() *Results { return &Results{rows: map[string]Row{}, adapted: map[string]bool{}} }
+
+// recorded is the collection of this test binary, written by TestMain.
+var recorded = NewResults()
+
+// Record stores the row of this run's collection (see Results.Record).
+func Record(r Row) { recorded.Record(r) }
+
+// Record stores r, replacing an earlier row with the same ID (a benchmark run again with a larger b.N
+// records its last, largest run). Empty Measure, Target and Notes are taken from the catalogue.
+func (res *Results) Record(r Row) {
+	for _, c := range catalogue {
+		if c.ID != r.ID {
+			continue
+		}
+		if r.Measure == "" {
+			r.Measure = c.Measure
+		}
+		if r.Target == "" {
+			r.Target = c.Target
+		}
+		if r.Notes == "" {
+			r.Notes = c.Notes
+		}
+	}
+	res.mu.Lock()
+	defer res.mu.Unlock()
+	res.rows[r.ID] = r
+}
+
+// Len is the number of rows recorded.
+func (res *Results) Len() int {
+	res.mu.Lock()
+	defer res.mu.Unlock()
+	return len(res.rows)
+}
+
+// Rows returns every catalogue row, measured or "not run", followed by rows outside the catalogue sorted by
+// ID.
+func (res *Results) Rows() []Row {
+	res.mu.Lock()
+	defer res.mu.Unlock()
+	var out []Row
+	known := map[string]bool{}
+	for _, c := range catalogue {
+		known[c.ID] = true
+		if r, ok := res.rows[c.ID]; ok {
+			out = append(out, r)
+			continue
+		}
+		c.Siteops, c.Anchor, c.Ratio, c.N = notRun, notRun, "—", "—"
+		out = append(out, c)
+	}
+	var extra []string
+	for id := range res.rows {
+		if !known[id] {
+			extra = append(extra, id)
+		}
+	}
+	sort.Strings(extra)
+	for _, id := range extra {
+		out = append(out, res.rows[id])
+	}
+	return out
+}
+
+// Table renders the rows as a markdown table.
+func (res *Results) Table() string {
+	var b strings.Builder
+	b.WriteString("| id | measure | siteops | anchor | ratio | target | met | N | notes |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range res.Rows() {
+		cells := []string{r.ID, r.Measure, r.Siteops, r.Anchor, r.Ratio, r.Target, r.Verdict.String(), r.N, r.Notes}
+		for i, c := range cells {
+			cells[i] = cell(c)
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	return b.String()
+}
+
+// cell escapes a table cell: pipes and line breaks would break the row.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\n", " ")
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// FormatDuration formats d with three significant digits in ms below 1 s, in s above.
+func FormatDuration(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.3g s", d.Seconds())
+}
+
+// FormatSpeedup formats the ratio siteops/anchor of two durations, and how many times faster siteops is.
+func FormatSpeedup(siteops, anchor time.Duration) string {
+	if siteops <= 0 || anchor <= 0 {
+		return "—"
+	}
+	ratio := siteops.Seconds() / anchor.Seconds()
+	if ratio <= 1 {
+		return fmt.Sprintf("%.3g (%.3g× faster)", ratio, 1/ratio)
+	}
+	return fmt.Sprintf("%.3g (%.3g× slower)", ratio, ratio)
+}
+
+// Quantile is the q-quantile (0 < q ≤ 1, nearest rank) of durations, which it sorts; 0 when empty.
+func Quantile(durations []time.Duration, q float64) time.Duration {
+	if len(durations) == 0 {
+		return 0
+	}
+	sort.Slice(durations, func(i, j int) bool { return durations[i] < durations[j] })
+	rank := int(math.Ceil(q * float64(len(durations))))
+	return durations[min(max(rank, 1), len(durations))-1]
+}
+
+// Median is Quantile(durations, 0.5).
+func Median(durations []time.Duration) time.Duration { return Quantile(durations, 0.5) }
