@@ -80,7 +80,9 @@ test-e2e: ## End-to-end tests on the local cluster (hack/local-cluster.sh), buil
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.
 	hack/build-bins.sh etcd kube kwok kustomize
-	go test -run '^$$' -bench . -benchtime 1x -timeout 30m ./test/bench/...
+	@$(MAKE) --no-print-directory envtest
+	KUBEBUILDER_ASSETS="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" SITEOPS_BENCH_WRITE=1 \
+	  go test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./test/bench/...
 
 ##@ Build
 
