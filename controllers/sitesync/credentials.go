@@ -1,0 +1,116 @@
+package sitesync
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/gitops"
+)
+
+// Keys of a Git credentials Secret.
+const (
+	secretKeyUsername   = "username"
+	secretKeyPassword   = "password"
+	secretKeyToken      = "token"
+	secretKeyIdentity   = "identity"
+	secretKeyKnownHosts = "known_hosts"
+	// tokenUsername is sent with a token when the Secret has no username.
+	tokenUsername = "git"
+)
+
+// readCredentials reads the source and target Secrets (same namespace) into gitops.Auth values. A missing
+// Secret or key stalls the SiteSync; the message names the Secret and key, never a value.
+func (r *Reconciler) readCredentials(ctx context.Context, run *syncRun) error {
+	spec := run.obj.Spec
+	var err error
+	if run.source, err = r.auth(ctx, run.obj.Namespace, spec.Source.SecretRef, spec.Source.URL); err != nil {
+		return err
+	}
+	targetURL := spec.Target.URL
+	switch {
+	case spec.Target.SecretRef != nil:
+		if targetURL == "" {
+			targetURL = spec.Source.URL
+		}
+		if run.target, err = r.auth(ctx, run.obj.Namespace, spec.Target.SecretRef, targetURL); err != nil {
+			return err
+		}
+	case targetURL == "" || targetURL == spec.Source.URL:
+		run.target = run.source
+	}
+	run.redact = newRedactor(run.source, run.target)
+	return nil
+}
+
+// auth reads one credentials Secret for url; a nil ref means anonymous access.
+func (r *Reconciler) auth(ctx context.Context, namespace string, ref *gitopsv1alpha1.LocalSecretReference,
+	url string) (*gitops.Auth, error) {
+	if ref == nil {
+		return nil, nil
+	}
+	secret := &corev1.Secret{}
+	if err := r.secrets.Get(ctx, types.NamespacedName{Namespace: namespace, Name: ref.Name}, secret); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, stall(gitopsv1alpha1.ReasonSecretNotFound,
+				fmt.Errorf("secret %q not found in namespace %q", ref.Name, namespace))
+		}
+		return nil, fmt.Errorf("reading secret %q: %w", ref.Name, err)
+	}
+	auth, err := authFromSecret(url, secret.Data)
+	if err != nil {
+		return nil, stall(gitopsv1alpha1.ReasonSecretInvalid, fmt.Errorf("secret %q: %w", ref.Name, err))
+	}
+	return auth, nil
+}
+
+// authFromSecret builds the credentials for url from a Secret's data: `identity` and `known_hosts` for SSH
+// URLs; `username` and `password`, or `token` (with an optional `username`), for HTTP(S). file:// URLs take
+// whatever is there. Errors name the missing key and never include a value.
+func authFromSecret(url string, data map[string][]byte) (*gitops.Auth, error) {
+	has := func(key string) bool { return len(data[key]) > 0 }
+	if isSSHURL(url) {
+		if !has(secretKeyIdentity) {
+			return nil, fmt.Errorf("missing key %q required for SSH URLs", secretKeyIdentity)
+		}
+		if !has(secretKeyKnownHosts) {
+			return nil, fmt.Errorf("missing key %q required with %q", secretKeyKnownHosts, secretKeyIdentity)
+		}
+		return &gitops.Auth{
+			Username:      string(data[secretKeyUsername]),
+			SSHPrivateKey: data[secretKeyIdentity],
+			SSHKnownHosts: data[secretKeyKnownHosts],
+		}, nil
+	}
+	switch {
+	case has(secretKeyToken):
+		user := string(data[secretKeyUsername])
+		if user == "" {
+			user = tokenUsername
+		}
+		return &gitops.Auth{Username: user, Password: string(data[secretKeyToken])}, nil
+	case has(secretKeyUsername) && !has(secretKeyPassword):
+		return nil, fmt.Errorf("missing key %q (or %q) to go with %q", secretKeyPassword, secretKeyToken, secretKeyUsername)
+	case has(secretKeyPassword) && !has(secretKeyUsername):
+		return nil, fmt.Errorf("missing key %q to go with %q", secretKeyUsername, secretKeyPassword)
+	case has(secretKeyUsername):
+		return &gitops.Auth{Username: string(data[secretKeyUsername]), Password: string(data[secretKeyPassword])}, nil
+	case strings.HasPrefix(url, "file://"):
+		return nil, nil
+	default:
+		return nil, fmt.Errorf("missing keys: want %q and %q, or %q", secretKeyUsername, secretKeyPassword, secretKeyToken)
+	}
+}
+
+// isSSHURL reports whether url is ssh:// or the scp form user@host:path.
+func isSSHURL(url string) bool {
+	if strings.HasPrefix(url, "ssh://") {
+		return true
+	}
+	return !strings.Contains(url, "://") && strings.Contains(url, "@") && strings.Contains(url, ":")
+}

@@ -1,0 +1,52 @@
+package sitesync
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops"
+)
+
+func TestRedactorScrubsCredentials(t *testing.T) {
+	const (
+		pass    = "hunter2-very-secret"
+		keyLine = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"
+	)
+	key := "-----BEGIN OPENSSH PRIVATE KEY-----\n" + keyLine + "\n-----END OPENSSH PRIVATE KEY-----\n"
+	r := newRedactor(&gitops.Auth{Username: "alice", Password: pass}, nil, &gitops.Auth{SSHPrivateKey: []byte(key)})
+	cases := []struct {
+		name, in, want string
+	}{
+		{"password", "auth failed for " + pass, "auth failed for ***"},
+		{"key line", "parse error near " + keyLine, "parse error near ***"},
+		{"url userinfo", "fetch https://bob:xyz@host/r.git: 401", "fetch https://***@host/r.git: 401"},
+		{"username is not secret", "user alice denied", "user alice denied"},
+		{"plain text untouched", "nothing to hide", "nothing to hide"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			NewWithT(t).Expect(r.string(tc.in)).To(Equal(tc.want))
+		})
+	}
+}
+
+func TestRedactedErrorKeepsChain(t *testing.T) {
+	g := NewWithT(t)
+	sentinel := errors.New("sentinel")
+	r := newRedactor(&gitops.Auth{Password: "s3cr3t-token"})
+	err := r.error(fmt.Errorf("pushing with s3cr3t-token: %w", sentinel))
+	g.Expect(err.Error()).To(Equal("pushing with ***: sentinel"))
+	g.Expect(errors.Is(err, sentinel)).To(BeTrue())
+	g.Expect(r.error(nil)).To(BeNil())
+	clean := errors.New("clean")
+	g.Expect(r.error(clean)).To(BeIdenticalTo(clean))
+}
+
+func TestRedactorIgnoresShortValues(t *testing.T) {
+	// A one-letter password would otherwise be replaced all over every message.
+	r := newRedactor(&gitops.Auth{Password: "a"})
+	NewWithT(t).Expect(r.string("a banana")).To(Equal("a banana"))
+}

@@ -1,0 +1,81 @@
+package sitesync
+
+import (
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+)
+
+// Metrics of the SiteSync controller, served by the manager's metrics endpoint.
+var (
+	syncDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "siteops_sync_duration_seconds",
+		Help:    "Duration of one SiteSync sync (gitops.Sync: fetch, render of the affected sites, push), by SiteSync.",
+		Buckets: prometheus.ExponentialBuckets(0.05, 2, 14),
+	}, []string{"namespace", "name"})
+	renderFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "siteops_render_failures_total",
+		Help: "Site renders that failed, by site and reason (RenderFailed, PlaintextSecret, RefusedReference).",
+	}, []string{"site", "reason"})
+	syncLag = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "siteops_sync_lag_seconds",
+		Help:    "Time from a source commit being seen (push notification or fetch) to its rendered commit being pushed.",
+		Buckets: prometheus.ExponentialBuckets(0.1, 2, 14),
+	})
+	pushRetries = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "siteops_git_push_retries_total",
+		Help: "Pushes of the rendered branch retried after the remote moved.",
+	})
+)
+
+func init() {
+	metrics.Registry.MustRegister(syncDuration, renderFailures, syncLag, pushRetries)
+}
+
+// lagTracker remembers, per SiteSync, when its current source revision was first seen and whether its
+// rendered commit has been pushed, so each revision's lag is observed once.
+type lagTracker struct {
+	mu   sync.Mutex
+	seen map[types.NamespacedName]seenRevision
+}
+
+type seenRevision struct {
+	revision string
+	at       time.Time
+	pushed   bool
+}
+
+func newLagTracker() *lagTracker {
+	return &lagTracker{seen: map[types.NamespacedName]seenRevision{}}
+}
+
+// observe records that key synced revision, first known at seenAt, and returns the lag to now when this sync
+// pushed its rendered commit and no earlier sync of the same revision had.
+func (l *lagTracker) observe(key types.NamespacedName, revision string, seenAt time.Time, pushed bool,
+	now time.Time) (time.Duration, bool) {
+	if revision == "" {
+		return 0, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s, ok := l.seen[key]
+	if !ok || s.revision != revision {
+		s = seenRevision{revision: revision, at: seenAt}
+	}
+	defer func() { l.seen[key] = s }()
+	if !pushed || s.pushed {
+		return 0, false
+	}
+	s.pushed = true
+	return now.Sub(s.at), true
+}
+
+// forget drops key's record.
+func (l *lagTracker) forget(key types.NamespacedName) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.seen, key)
+}

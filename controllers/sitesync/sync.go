@@ -1,0 +1,61 @@
+package sitesync
+
+import (
+	"context"
+	"fmt"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/gitops"
+)
+
+// runSync calls gitops.Sync with the SiteSync's spec, the credentials and the per-site state of the last sync,
+// bounded by spec.timeout. Errors the library calls permanent stall the SiteSync.
+func (r *Reconciler) runSync(ctx context.Context, run *syncRun) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout(run.obj))
+	defer cancel()
+	key := client.ObjectKeyFromObject(run.obj)
+	opts := syncOptions(run, r.workDir(key))
+	opts.Logger = logf.FromContext(ctx).WithName("gitops")
+
+	start := r.Clock.Now()
+	result, err := r.sync(ctx, opts)
+	syncDuration.WithLabelValues(key.Namespace, key.Name).Observe(r.Clock.Since(start).Seconds())
+	if err != nil {
+		if gitops.IsPermanent(err) {
+			return stall(gitopsv1alpha1.ReasonPermanentError, fmt.Errorf("syncing: %w", err))
+		}
+		return fmt.Errorf("syncing: %w", err)
+	}
+	run.result = result
+	return nil
+}
+
+// syncOptions maps the spec to gitops.SyncOptions. Previous is the per-site state from status, used only
+// when that status describes the current spec (a changed spec re-renders every site).
+func syncOptions(run *syncRun, workDir string) gitops.SyncOptions {
+	spec := run.obj.Spec
+	opts := gitops.SyncOptions{
+		Source:      gitops.SourceSpec{URL: spec.Source.URL, Ref: spec.Source.Ref, Auth: run.source},
+		Target:      gitops.TargetSpec{URL: spec.Target.URL, Branch: spec.Target.Branch, PathTemplate: spec.Target.PathTemplate, Auth: run.target},
+		OverlaysDir: spec.Source.OverlaysDir,
+		Sites:       append([]string(nil), spec.Sites...),
+		WorkDir:     workDir,
+	}
+	if run.before.ObservedGeneration == run.obj.Generation && len(run.before.Sites) > 0 {
+		opts.Previous = make(map[string]gitops.SiteState, len(run.before.Sites))
+		for _, s := range run.before.Sites {
+			opts.Previous[s.Name] = gitops.SiteState{
+				Name:                 s.Name,
+				InputDigest:          s.InputDigest,
+				Ready:                s.Ready,
+				Message:              s.Message,
+				Warnings:             append([]string(nil), s.Warnings...),
+				LastRenderedRevision: s.LastRenderedRevision,
+			}
+		}
+	}
+	return opts
+}
