@@ -1,0 +1,78 @@
+package sitesync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+// DefaultReceiverAddress is where the push receiver listens unless told otherwise.
+const DefaultReceiverAddress = "127.0.0.1:9292"
+
+// ReceiverServer serves the push receiver on its own address as a manager Runnable. It runs on every
+// replica (no leader election), so any pod behind the Service can take a webhook.
+type ReceiverServer struct {
+	// Addr is the listen address, e.g. DefaultReceiverAddress.
+	Addr    string
+	Handler http.Handler
+	Log     logr.Logger
+	// started, when set, receives the bound address once the listener is up (tests use ":0").
+	started chan<- string
+}
+
+// NewReceiverServer builds the receiver for mgr's client and API reader, served on addr.
+func NewReceiverServer(mgr ctrl.Manager, addr string) *ReceiverServer {
+	log := mgr.GetLogger().WithName("receiver")
+	return &ReceiverServer{
+		Addr:    addr,
+		Handler: NewReceiver(mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{}, log),
+		Log:     log,
+	}
+}
+
+// NeedLeaderElection is false: every replica takes webhooks.
+func (s *ReceiverServer) NeedLeaderElection() bool { return false }
+
+// Start listens on Addr and serves until ctx ends, then shuts down gracefully.
+func (s *ReceiverServer) Start(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.Addr)
+	if err != nil {
+		return fmt.Errorf("push receiver listening on %s: %w", s.Addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(ReceiverPathPrefix, s.Handler)
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	s.Log.Info("push receiver listening", "address", ln.Addr().String())
+	if s.started != nil {
+		s.started <- ln.Addr().String()
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("push receiver on %s: %w", s.Addr, err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down push receiver: %w", err)
+	}
+	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("push receiver on %s: %w", s.Addr, err)
+	}
+	return nil
+}
