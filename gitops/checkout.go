@@ -202,3 +202,35 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
+
+// ListFiles lists the files under folder dir of the checkout (recursively, symlinks not followed), sorted.
+func (c *Checkout) ListFiles(dir string) ([]string, error) {
+	real, e, err := resolve(c.tree, dir)
+	if err != nil || e.kind != kindDir {
+		return nil, err
+	}
+	var out []string
+	var walk func(p string) error
+	walk = func(p string) error {
+		names, err := c.tree.readDir(p)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			q := path.Join(p, n)
+			e, err := c.tree.lstat(q)
+			if err != nil {
+				return err
+			}
+			if e.kind == kindDir {
+				if err := walk(q); err != nil {
+					return err
+				}
+				continue
+			}
+			out = append(out, q)
+		}
+		return nil
+	}
+	return out, walk(real)
+}

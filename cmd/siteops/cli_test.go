@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/test/gitserver"
+)
+
+func siteFiles() map[string]string {
+	return map[string]string{
+		"base/kustomization.yaml":          "resources:\n- cm.yaml\n",
+		"base/cm.yaml":                     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  color: blue\n",
+		"overlays/dev/kustomization.yaml":  "resources:\n- ../../base\nnamePrefix: dev-\n",
+		"overlays/prod/kustomization.yaml": "bases:\n- ../../base\nnamePrefix: prod-\n",
+		"other/kustomization.yaml":         "resources:\n- deploy.yaml\n",
+		"other/deploy.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: manager\nspec:\n  template:\n" +
+			"    spec:\n      containers:\n      - name: manager\n        image: example.com/manager:v0\n",
+	}
+}
+
+// cli runs one command line in dir and returns its exit code, stdout and stderr.
+func cli(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestRenderOneSiteToStdout(t *testing.T) {
+	g := NewWithT(t)
+	srv := gitserver.Start(t, gitserver.Options{})
+	srv.NewRepo(t, "config", siteFiles())
+	wt := srv.Clone(t, "config")
+
+	code, out, errOut := cli(t, filepath.Join(wt.Dir, "overlays"), "render", "--site", "prod")
+
+	g.Expect(code).To(Equal(0), errOut)
+	g.Expect(out).To(ContainSubstring("name: prod-settings"))
+	g.Expect(errOut).To(ContainSubstring(`"bases" is deprecated`))
+	g.Expect(errOut).NotTo(ContainSubstring("# Warning"), "kustomize's own stderr line is not shown")
+}
+
+func TestRenderEverySiteToOutExitsNonZeroOnAFailedSite(t *testing.T) {
+	g := NewWithT(t)
+	srv := gitserver.Start(t, gitserver.Options{})
+	files := siteFiles()
+	files["overlays/broken/kustomization.yaml"] = "resources:\n- https://example.com/remote.yaml\n"
+	srv.NewRepo(t, "config", files)
+	wt := srv.Clone(t, "config")
+	out := t.TempDir()
+
+	code, stdout, errOut := cli(t, wt.Dir, "render", "--out", out)
+
+	g.Expect(code).To(Equal(1))
+	g.Expect(stdout).To(BeEmpty())
+	g.Expect(errOut).To(ContainSubstring("FAILED broken"))
+	g.Expect(errOut).To(ContainSubstring("remote references are not allowed"))
+	g.Expect(errOut).To(ContainSubstring("rendered 2 of 3 sites"))
+	g.Expect(filepath.Join(out, "dev", gitops.ManifestFile)).To(BeARegularFile())
+	g.Expect(filepath.Join(out, "prod", gitops.ManifestFile)).To(BeARegularFile())
+	g.Expect(filepath.Join(out, "broken")).NotTo(BeADirectory())
+}
+
+func TestRenderRendersUncommittedChangesOfTheWorkingCopy(t *testing.T) {
+	g := NewWithT(t)
+	srv := gitserver.Start(t, gitserver.Options{})
+	srv.NewRepo(t, "config", siteFiles())
+	wt := srv.Clone(t, "config")
+	wt.Write("base/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  color: green\n")
+
+	code, out, errOut := cli(t, wt.Dir, "render", "--site", "dev")
+
+	g.Expect(code).To(Equal(0), errOut)
+	g.Expect(out).To(ContainSubstring("color: green"))
+}
+
+func TestRenderFromAURLAtATag(t *testing.T) {
+	g := NewWithT(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	srv := gitserver.Start(t, gitserver.Options{})
+	url := srv.NewRepo(t, "config", siteFiles())
+	wt := srv.Clone(t, "config")
+	wt.Tag("v1")
+	wt.Write("base/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  color: red\n")
+	wt.Commit("red")
+	wt.Push()
+
+	code, out, errOut := cli(t, t.TempDir(), "render", "--repo", url, "--ref", "v1", "--site", "dev")
+
+	g.Expect(code).To(Equal(0), errOut)
+	g.Expect(out).To(ContainSubstring("color: blue"))
+}
+
+func TestRenderDirWithImageOverride(t *testing.T) {
+	g := NewWithT(t)
+	srv := gitserver.Start(t, gitserver.Options{})
+	srv.NewRepo(t, "config", siteFiles())
+	wt := srv.Clone(t, "config")
+
+	code, out, errOut := cli(t, wt.Dir, "render", "--dir", "other", "--image", "example.com/manager=ghcr.io/siteops/manager:v1.2.3")
+	g.Expect(code).To(Equal(0), errOut)
+	g.Expect(out).To(ContainSubstring("image: ghcr.io/siteops/manager:v1.2.3"))
+
+	code, _, errOut = cli(t, wt.Dir, "render", "--dir", "other", "--image", "manager=ghcr.io/siteops/manager:v1.2.3")
+	g.Expect(code).To(Equal(0), errOut)
+	g.Expect(errOut).To(ContainSubstring("matched no container image"))
+
+	wt.Write("escape/kustomization.yaml", "resources:\n- ../../outside\n")
+	code, _, errOut = cli(t, filepath.Join(wt.Dir, "other"), "render", "--dir", "../escape")
+	g.Expect(code).To(Equal(1))
+	g.Expect(errOut).To(ContainSubstring("leaves the checkout"))
+}
+
+func TestDiffShowsWhatAPushWouldChangeOnTheRenderedBranch(t *testing.T) {
+	g := NewWithT(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	srv := gitserver.Start(t, gitserver.Options{})
+	url := srv.NewRepo(t, "config", siteFiles())
+	_, err := gitops.Sync(context.Background(), gitops.SyncOptions{Source: gitops.SourceSpec{URL: url}, WorkDir: t.TempDir()})
+	g.Expect(err).NotTo(HaveOccurred())
+	wt := srv.Clone(t, "config")
+
+	code, out, errOut := cli(t, wt.Dir, "diff", "--site", "dev")
+	g.Expect(code).To(Equal(0), errOut)
+	g.Expect(out).To(BeEmpty())
+	g.Expect(errOut).To(ContainSubstring("no changes for site dev"))
+
+	wt.Write("base/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  color: green\n")
+	code, out, errOut = cli(t, wt.Dir, "diff", "--site", "dev")
+	g.Expect(code).To(Equal(0), errOut)
+	g.Expect(out).To(ContainSubstring("--- a/dev/manifests.yaml (rendered "))
+	g.Expect(out).To(ContainSubstring("+++ b/dev/manifests.yaml (working copy)"))
+	g.Expect(out).To(ContainSubstring("-  color: blue\n+  color: green\n"))
+}
+
+func TestSitesSinceMarksAffectedSites(t *testing.T) {
+	g := NewWithT(t)
+	srv := gitserver.Start(t, gitserver.Options{})
+	srv.NewRepo(t, "config", siteFiles())
+	wt := srv.Clone(t, "config")
+	first := wt.Head()
+	wt.Write("overlays/dev/kustomization.yaml", "resources:\n- ../../base\nnamePrefix: development-\n")
+	wt.Commit("dev prefix")
+
+	code, out, errOut := cli(t, wt.Dir, "sites")
+	g.Expect(code).To(Equal(0), errOut)
+	g.Expect(out).To(Equal("dev\nprod\n"))
+
+	code, out, errOut = cli(t, wt.Dir, "sites", "--since", first)
+	g.Expect(code).To(Equal(0), errOut)
+	g.Expect(normalizeSpaces(out)).To(ContainSubstring("dev yes\nprod no\n"))
+}
+
+func TestUsageErrorsAndVersion(t *testing.T) {
+	g := NewWithT(t)
+	dir := t.TempDir()
+	for _, args := range [][]string{nil, {"bogus"}, {"render"}, {"render", "extra"}, {"diff"}, {"render", "--dir", "x", "--site", "y"}, {"render", "--site", "a", "--image", "x"}} {
+		code, _, _ := cli(t, dir, args...)
+		g.Expect(code).To(Equal(2), "%v", args)
+	}
+	code, out, _ := cli(t, dir, "version")
+	g.Expect(code).To(Equal(0))
+	g.Expect(out).To(Equal("siteops " + gitops.Version + "\n"))
+}
+
+func normalizeSpaces(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		b.WriteString(strings.Join(strings.Fields(line), " ") + "\n")
+	}
+	return b.String()
+}

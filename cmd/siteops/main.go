@@ -1,0 +1,84 @@
+// Command siteops renders and inspects a siteops GitOps repository from the command line: what each site
+// renders to, what a push would change on the rendered branch, and which sites a change affects. It shares
+// package gitops with the SiteSync controller, so it renders exactly what the controller publishes.
+//
+//	siteops render [--repo DIR|URL] [--site S] [--out DIR]   render sites (stdout for one, files for all)
+//	siteops render --dir DIR [--image name=ref]...           render any kustomization folder
+//	siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
+//	siteops sites [--repo DIR] [--since REV]
+//	siteops version
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailed  = 1 // a site failed, or the command could not do its work
+	exitUsage   = 2
+	usageHeader = `siteops renders kustomize site overlays the way the SiteSync controller does.
+
+Usage:
+  siteops render [--repo DIR|URL] [--ref REF] [--site S] [--out DIR]
+  siteops render --dir DIR [--image name=newName:tag]...
+  siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
+  siteops sites [--repo DIR] [--since REV]
+  siteops version
+
+Run "siteops <command> -h" for the flags of a command.
+`
+)
+
+// errUsage marks a command-line mistake (exit code 2).
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usageHeader)
+		return exitUsage
+	}
+	var err error
+	switch args[0] {
+	case "render":
+		err = runRender(ctx, args[1:], stdout, stderr)
+	case "diff":
+		err = runDiff(ctx, args[1:], stdout, stderr)
+	case "sites":
+		err = runSites(args[1:], stdout, stderr)
+	case "version":
+		err = runVersion(stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usageHeader)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "siteops: unknown command %q\n\n%s", args[0], usageHeader)
+		return exitUsage
+	}
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errUsage):
+		return exitUsage
+	case errors.Is(err, errSitesFailed):
+		return exitFailed
+	default:
+		fmt.Fprintf(stderr, "siteops %s: %v\n", args[0], err)
+		return exitFailed
+	}
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	kusttypes "sigs.k8s.io/kustomize/api/types"
+
+	"github.com/siteops/siteops/gitops"
+)
+
+// errSitesFailed reports that at least one site failed (already explained on stderr).
+var errSitesFailed = errors.New("sites failed")
+
+// imageFlags collects repeated --image flags.
+type imageFlags []kusttypes.Image
+
+func (f *imageFlags) String() string { return fmt.Sprint(*f) }
+func (f *imageFlags) Set(s string) error {
+	im, err := gitops.ParseImage(s)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, im)
+	return nil
+}
+
+func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("render", "[--repo DIR|URL] [--site S] [--out DIR] | --dir DIR [--image name=ref]...", stderr)
+	repo := fs.String("repo", ".", "working copy (its Git root is used) or Git URL to render")
+	ref := fs.String("ref", "", "branch, tag or SHA to render when --repo is a URL (default: the default branch)")
+	site := fs.String("site", "", "render only this site and print it to stdout")
+	out := fs.String("out", "", "write every site (or --site) to DIR/<path>/"+gitops.ManifestFile)
+	overlays := fs.String("overlays", gitops.DefaultOverlaysDir, "folder holding one folder per site")
+	pathTemplate := fs.String("path-template", gitops.DefaultPathTemplate, "folder of a site under --out")
+	dir := fs.String("dir", "", "render this kustomization folder instead of sites (stdout)")
+	workers := fs.Int("workers", gitops.DefaultWorkers, "sites rendered at a time")
+	var images imageFlags
+	fs.Var(&images, "image", "image override name=newName[:tag][@digest] (with --dir; repeatable)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *dir != "" {
+		if *site != "" || *out != "" {
+			fmt.Fprintln(stderr, "siteops render: --dir cannot be combined with --site or --out")
+			return errUsage
+		}
+		return renderDir(ctx, *dir, images, stdout, stderr)
+	}
+	if len(images) > 0 {
+		fmt.Fprintln(stderr, "siteops render: --image needs --dir")
+		return errUsage
+	}
+	if *site == "" && *out == "" {
+		fmt.Fprintln(stderr, "siteops render: give --site S (print one site) or --out DIR (write every site)")
+		fs.Usage()
+		return errUsage
+	}
+	c, err := openRepo(ctx, *repo, *ref)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	sites := []string{*site}
+	if *site == "" {
+		if sites, err = c.Sites(*overlays); err != nil {
+			return err
+		}
+	}
+	restore := quietStderr()
+	start := time.Now()
+	results := c.RenderSites(ctx, *overlays, sites, *workers, func(r gitops.RenderedSite) {
+		reportSite(stderr, r)
+	})
+	restore()
+	failed := 0
+	for _, r := range results {
+		if r.Err != nil {
+			failed++
+			continue
+		}
+		if *out == "" {
+			if _, err := stdout.Write(r.YAML); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+			continue
+		}
+		if err := writeSite(*out, *pathTemplate, r); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "rendered %d of %d sites in %s\n", len(results)-failed, len(results), time.Since(start).Round(time.Millisecond))
+	if failed > 0 {
+		return errSitesFailed
+	}
+	return nil
+}
+
+// renderDir renders one kustomization folder to stdout.
+func renderDir(ctx context.Context, dir string, images []kusttypes.Image, stdout, stderr io.Writer) error {
+	c, err := gitops.OpenDir(dir)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	rel, err := c.Rel(dir)
+	if err != nil {
+		return err
+	}
+	restore := quietStderr()
+	r := c.RenderDir(ctx, rel, images)
+	restore()
+	for _, w := range r.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	if r.Err != nil {
+		fmt.Fprintf(stderr, "FAILED %s: %v\n", r.Dir, r.Err)
+		return errSitesFailed
+	}
+	for _, im := range images {
+		if want := im.NewName; want != "" && !strings.Contains(string(r.YAML), "image: "+want) {
+			fmt.Fprintf(stderr, "warning: --image %s matched no container image (kustomize matches the full image name, "+
+				"e.g. ghcr.io/org/app=...)\n", im.Name)
+		}
+	}
+	if _, err := stdout.Write(r.YAML); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// reportSite prints one site's outcome on stderr (progress).
+func reportSite(stderr io.Writer, r gitops.RenderedSite) {
+	for _, w := range r.Warnings {
+		fmt.Fprintf(stderr, "warning: %s: %s\n", r.Name, w)
+	}
+	if r.Err != nil {
+		fmt.Fprintf(stderr, "FAILED %s: %v\n", r.Name, r.Err)
+		return
+	}
+	fmt.Fprintf(stderr, "ok     %s (%d objects)\n", r.Name, strings.Count("\n"+string(r.YAML), "\n---\n")+1)
+}
+
+// writeSite writes a site's manifest under out, as it would sit on the rendered branch.
+func writeSite(out, pathTemplate string, r gitops.RenderedSite) error {
+	p, err := gitops.SitePath(pathTemplate, r.Name)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(out, filepath.FromSlash(p))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	file := filepath.Join(dir, gitops.ManifestFile)
+	if err := os.WriteFile(file, r.YAML, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", file, err)
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/siteops/siteops/gitops"
+)
+
+func runSites(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("sites", "[--repo DIR] [--since REV]", stderr)
+	repo := fs.String("repo", ".", "working copy (its Git root is used)")
+	overlays := fs.String("overlays", gitops.DefaultOverlaysDir, "folder holding one folder per site")
+	since := fs.String("since", "", "mark the sites whose inputs changed between REV and HEAD")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	c, err := gitops.OpenDir(*repo)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	sites, err := c.Sites(*overlays)
+	if err != nil {
+		return err
+	}
+	if *since == "" {
+		for _, s := range sites {
+			fmt.Fprintln(stdout, s)
+		}
+		return nil
+	}
+	changed, err := gitops.ChangedPaths(c.Root(), *since, "HEAD")
+	if err != nil {
+		return err
+	}
+	affected, err := c.AffectedSites(*overlays, sites, changed)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SITE\tCHANGED SINCE "+*since)
+	for _, s := range sites {
+		mark := "no"
+		if slices.Contains(affected, s) {
+			mark = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", s, mark)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	fmt.Fprintf(stderr, "%d changed paths, %d of %d sites affected\n", len(changed), len(affected), len(sites))
+	return nil
+}
+
+func runVersion(stdout io.Writer) error {
+	_, err := fmt.Fprintf(stdout, "siteops %s\n", gitops.Version)
+	return err
+}

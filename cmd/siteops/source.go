@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/siteops/siteops/gitops"
+)
+
+// newFlagSet returns a flag set for a command that reports errors as errUsage.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: siteops %s %s\n\nFlags:\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, refusing positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "siteops %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		fs.Usage()
+		return errUsage
+	}
+	return nil
+}
+
+// isURL reports whether repo names a remote rather than a folder.
+func isURL(repo string) bool {
+	return strings.Contains(repo, "://") || (strings.Contains(repo, "@") && strings.Contains(repo, ":") &&
+		!strings.HasPrefix(repo, "/") && !strings.HasPrefix(repo, "."))
+}
+
+// openRepo opens --repo: a local working copy (its Git root) or a URL fetched into the user cache.
+func openRepo(ctx context.Context, repo, ref string) (*gitops.Checkout, error) {
+	if !isURL(repo) {
+		if ref != "" {
+			return nil, fmt.Errorf("--ref needs a URL in --repo (a local checkout renders its working tree): %w", errUsage)
+		}
+		return gitops.OpenDir(repo)
+	}
+	dir, err := cacheDir()
+	if err != nil {
+		return nil, err
+	}
+	auth, err := authFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	return gitops.FetchCheckout(ctx, dir, gitops.SourceSpec{URL: repo, Ref: ref, Auth: auth})
+}
+
+// cacheDir is where fetched repositories are kept between runs.
+func cacheDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the cache folder: %w", err)
+	}
+	return filepath.Join(base, "siteops", "git"), nil
+}
+
+// authFromEnv reads Git credentials from the environment, never from flags (they would show in ps):
+// SITEOPS_GIT_USERNAME/SITEOPS_GIT_PASSWORD (a token goes in the password), or SITEOPS_SSH_KEY_FILE with
+// SITEOPS_SSH_KNOWN_HOSTS_FILE.
+func authFromEnv() (*gitops.Auth, error) {
+	a := &gitops.Auth{Username: os.Getenv("SITEOPS_GIT_USERNAME"), Password: os.Getenv("SITEOPS_GIT_PASSWORD")}
+	if f := os.Getenv("SITEOPS_SSH_KEY_FILE"); f != "" {
+		key, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("reading SITEOPS_SSH_KEY_FILE: %w", err)
+		}
+		a.SSHPrivateKey = key
+		if kh := os.Getenv("SITEOPS_SSH_KNOWN_HOSTS_FILE"); kh != "" {
+			if a.SSHKnownHosts, err = os.ReadFile(kh); err != nil {
+				return nil, fmt.Errorf("reading SITEOPS_SSH_KNOWN_HOSTS_FILE: %w", err)
+			}
+		}
+	}
+	if a.Username == "" && a.Password == "" && len(a.SSHPrivateKey) == 0 {
+		return nil, nil
+	}
+	return a, nil
+}
+
+// quietStderr sends what kustomize prints on the process's stderr (its deprecation lines, which siteops
+// reports per site itself) to /dev/null until the returned function is called. The CLI owns its process, so
+// swapping os.Stderr is safe here; progress goes to the writer captured before.
+func quietStderr() func() {
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return func() {}
+	}
+	saved := os.Stderr
+	os.Stderr = devNull
+	return func() {
+		os.Stderr = saved
+		_ = devNull.Close()
+	}
+}
