@@ -16,7 +16,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -32,15 +32,17 @@ import (
 // Reconciler reconciles SiteSync objects.
 type Reconciler struct {
 	client.Client
-	Scheme   *runtime.Scheme
-	Recorder record.EventRecorder
-	Clock    clock.PassiveClock
+	// APIReader reads the credential Secrets straight from the apiserver, so their data never enters the
+	// informer cache; nil means mgr.GetAPIReader().
+	APIReader client.Reader
+	Scheme    *runtime.Scheme
+	// Recorder emits one Event per visible action (events.go); nil records nothing.
+	Recorder events.EventRecorder
+	// Clock stamps status times; nil means the real clock.
+	Clock clock.PassiveClock
 	// WorkDir caches the clones, one folder per SiteSync; empty means a folder under the OS temp dir.
 	WorkDir string
 
-	// secrets reads Secrets straight from the apiserver so their data never enters the informer cache;
-	// SetupWithManager sets it to the manager's API reader.
-	secrets client.Reader
 	// sync is gitops.Sync, replaceable in tests.
 	sync func(context.Context, gitops.SyncOptions) (gitops.SyncResult, error)
 	// random returns a number in [0, 1) for the requeue jitter.
@@ -52,7 +54,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=gitops.siteops.dev,resources=sitesyncs,verbs=get;list;watch;patch
 // +kubebuilder:rbac:groups=gitops.siteops.dev,resources=sitesyncs/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch
-// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // SetupWithManager registers the controller: it watches SiteSyncs (spec changes and the requestedAt
 // annotation) and, as metadata only, the Secrets they reference.
@@ -71,9 +73,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 }
 
 // defaults fills the unexported collaborators that tests may set before.
-func (r *Reconciler) defaults(secrets client.Reader) {
-	if r.secrets == nil {
-		r.secrets = secrets
+func (r *Reconciler) defaults(apiReader client.Reader) {
+	if r.APIReader == nil {
+		r.APIReader = apiReader
 	}
 	if r.sync == nil {
 		r.sync = gitops.Sync

@@ -55,7 +55,7 @@ func (r *Reconciler) auth(ctx context.Context, namespace string, ref *gitopsv1al
 		return nil, nil
 	}
 	secret := &corev1.Secret{}
-	if err := r.secrets.Get(ctx, types.NamespacedName{Namespace: namespace, Name: ref.Name}, secret); err != nil {
+	if err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: namespace, Name: ref.Name}, secret); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, stall(gitopsv1alpha1.ReasonSecretNotFound,
 				fmt.Errorf("secret %q not found in namespace %q", ref.Name, namespace))

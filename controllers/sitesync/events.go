@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
@@ -29,14 +30,33 @@ const (
 	EventSyncFailed = "SyncFailed"
 )
 
+// Actions of the SiteSync controller's events (events.k8s.io/v1 action field).
+const (
+	actionPush   = "Push"
+	actionRender = "Render"
+	actionFetch  = "FetchTarget"
+	actionSync   = "Sync"
+)
+
+// event records one event about obj, regarding nothing else.
+func (r *Reconciler) event(obj runtime.Object, warning bool, reason, action, note string, args ...any) {
+	if r.Recorder == nil {
+		return
+	}
+	typ := corev1.EventTypeNormal
+	if warning {
+		typ = corev1.EventTypeWarning
+	}
+	r.Recorder.Eventf(obj, nil, typ, reason, action, note, args...)
+}
+
 // emitEvents records the visible actions of a successful sync: the pushed commit, each newly failing site and
 // newly seen foreign commits. It also counts them in the metrics.
 func (r *Reconciler) emitEvents(_ context.Context, run *syncRun) error {
 	res := run.result
 	pushRetries.Add(float64(res.PushRetries))
 	if res.Pushed {
-		r.Recorder.Eventf(run.obj, corev1.EventTypeNormal, EventRendered,
-			"pushed %s rendering source %s for sites %s", short(res.RenderedRevision), short(res.SourceRevision),
+		r.event(run.obj, false, EventRendered, actionPush, "pushed %s rendering source %s for sites %s", short(res.RenderedRevision), short(res.SourceRevision),
 			strings.Join(renderedSites(res.Sites), ", "))
 	}
 	if lag, ok := r.lag.observe(client.ObjectKeyFromObject(run.obj), res.SourceRevision, r.seenAt(run), res.Pushed, r.Clock.Now()); ok {
@@ -52,13 +72,13 @@ func (r *Reconciler) emitEvents(_ context.Context, run *syncRun) error {
 			continue
 		}
 		renderFailures.WithLabelValues(s.Name, failureReason(s.Message)).Inc()
-		r.Recorder.Eventf(run.obj, corev1.EventTypeWarning, EventSiteFailed, "site %s: %s", s.Name, s.Message)
+		r.event(run.obj, true, EventSiteFailed, actionRender, "site %s: %s", s.Name, s.Message)
 	}
 	if len(res.ForeignCommits) > 0 {
 		prev := meta.FindStatusCondition(run.before.Conditions, gitopsv1alpha1.ConditionForeignCommits)
 		msg := foreignCommitsMessage(res.ForeignCommits)
 		if prev == nil || prev.Status != metav1.ConditionTrue || prev.Message != msg {
-			r.Recorder.Event(run.obj, corev1.EventTypeWarning, EventForeignCommit, msg)
+			r.event(run.obj, true, EventForeignCommit, actionFetch, "%s", msg)
 		}
 	}
 	return nil
@@ -75,13 +95,13 @@ func (r *Reconciler) emitFailureEvent(run *syncRun, err error) {
 		msg = run.redact.string(stalled.Error()) // without reconcile.TerminalError's prefix, as in the condition
 		prev := meta.FindStatusCondition(run.before.Conditions, gitopsv1alpha1.ConditionStalled)
 		if prev == nil || prev.Status != metav1.ConditionTrue || prev.Message != msg {
-			r.Recorder.Event(run.obj, corev1.EventTypeWarning, EventStalled, msg)
+			r.event(run.obj, true, EventStalled, actionSync, "%s", msg)
 		}
 		return
 	}
 	prev := meta.FindStatusCondition(run.before.Conditions, gitopsv1alpha1.ConditionReady)
 	if prev == nil || prev.Reason != gitopsv1alpha1.ReasonSyncFailed || prev.Message != truncate(msg, maxMessageLen) {
-		r.Recorder.Event(run.obj, corev1.EventTypeWarning, EventSyncFailed, msg)
+		r.event(run.obj, true, EventSyncFailed, actionSync, "%s", msg)
 	}
 }
 

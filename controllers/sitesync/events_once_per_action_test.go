@@ -6,14 +6,14 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
-	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/tools/events"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/gitops"
 )
 
-func drain(rec *record.FakeRecorder) []string {
+func drain(rec *events.FakeRecorder) []string {
 	var out []string
 	for {
 		select {
@@ -54,7 +54,7 @@ func TestEmitEventsOncePerVisibleAction(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
-			rec := record.NewFakeRecorder(10)
+			rec := events.NewFakeRecorder(10)
 			r := &Reconciler{Clock: clocktesting.NewFakePassiveClock(epoch), Recorder: rec, lag: newLagTracker()}
 			run := newRun(tc.before...)
 			run.result = tc.result
@@ -67,7 +67,7 @@ func TestEmitEventsOncePerVisibleAction(t *testing.T) {
 
 func TestForeignCommitEventNotRepeated(t *testing.T) {
 	g := NewWithT(t)
-	rec := record.NewFakeRecorder(10)
+	rec := events.NewFakeRecorder(10)
 	r := &Reconciler{Clock: clocktesting.NewFakePassiveClock(epoch), Recorder: rec, lag: newLagTracker()}
 	run := newRun()
 	run.result = gitops.SyncResult{SourceRevision: shaA, ForeignCommits: []string{shaB}}
@@ -83,7 +83,7 @@ func TestForeignCommitEventNotRepeated(t *testing.T) {
 
 func TestFailureEventOncePerDistinctFailure(t *testing.T) {
 	g := NewWithT(t)
-	rec := record.NewFakeRecorder(10)
+	rec := events.NewFakeRecorder(10)
 	r := &Reconciler{Clock: clocktesting.NewFakePassiveClock(epoch), Recorder: rec}
 	// As Reconcile returns it: wrapped by classify in reconcile.TerminalError.
 	stalled := (&syncRun{}).classify(stall(gitopsv1alpha1.ReasonSecretNotFound, errors.New(`secret "git" not found`)))

@@ -11,6 +11,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // DefaultReceiverAddress is where the push receiver listens unless told otherwise.
@@ -27,14 +28,12 @@ type ReceiverServer struct {
 	started chan<- string
 }
 
-// NewReceiverServer builds the receiver for mgr's client and API reader, served on addr.
-func NewReceiverServer(mgr ctrl.Manager, addr string) *ReceiverServer {
-	log := mgr.GetLogger().WithName("receiver")
-	return &ReceiverServer{
-		Addr:    addr,
-		Handler: NewReceiver(mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{}, log),
-		Log:     log,
-	}
+// NewReceiverServer builds the receiver served on addr: c reads SiteSyncs and patches their trigger
+// annotation (mgr.GetClient()), apiReader reads the receiver Secrets uncached (mgr.GetAPIReader()), clk
+// stamps the trigger.
+func NewReceiverServer(addr string, c client.Client, apiReader client.Reader, clk clock.PassiveClock) *ReceiverServer {
+	log := ctrl.Log.WithName("sitesync-receiver")
+	return &ReceiverServer{Addr: addr, Handler: NewReceiver(c, apiReader, clk, log), Log: log}
 }
 
 // NeedLeaderElection is false: every replica takes webhooks.

@@ -47,6 +47,7 @@ var suite struct {
 	receiver   string // http://127.0.0.1:<port> of the running push receiver
 	logs       *syncBuffer
 	namespaces atomic.Int64
+	repos      atomic.Int64
 }
 
 // syncBuffer is a goroutine-safe log sink target.
@@ -131,17 +132,18 @@ func startManager(ctx context.Context, logger logr.Logger) (<-chan struct{}, err
 		return nil, fmt.Errorf("creating manager: %w", err)
 	}
 	r := &Reconciler{
-		Client:   mgr.GetClient(),
-		Scheme:   mgr.GetScheme(),
-		Recorder: mgr.GetEventRecorderFor("sitesync-controller"), //nolint:staticcheck // the project's recorder
-		Clock:    clock.RealClock{},
-		WorkDir:  workDir,
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Scheme:    mgr.GetScheme(),
+		Recorder:  mgr.GetEventRecorder("siteops-sitesync"),
+		Clock:     clock.RealClock{},
+		WorkDir:   workDir,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the controller: %w", err)
 	}
 	bound := make(chan string, 1)
-	rs := NewReceiverServer(mgr, "127.0.0.1:0")
+	rs := NewReceiverServer("127.0.0.1:0", mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{})
 	rs.started = bound
 	if err := mgr.Add(rs); err != nil {
 		return nil, fmt.Errorf("adding the receiver: %w", err)
@@ -172,9 +174,10 @@ func newNamespace(t *testing.T) string {
 	return name
 }
 
-// newRepoName is a fresh repository name on the Git server for one test.
+// newRepoName is a fresh repository name on the Git server for one test (unique under -count too).
 func newRepoName(t *testing.T) string {
-	return strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()))
+	name := strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()))
+	return fmt.Sprintf("%s-%d", name, suite.repos.Add(1))
 }
 
 // gitSecret creates a basic-auth Secret with the server's credentials (or the given data).
