@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -74,6 +75,11 @@ func Start(opts Options) (*Env, error) {
 		CRDDirectoryPaths:     []string{filepath.Join(root, "base", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
 		Scheme:                scheme,
+	}
+	// A 2-core machine running several test packages at once starts the apiserver slowly; envtest's default
+	// 20 s fails there for no fault of the code under test. KUBEBUILDER_CONTROLPLANE_START_TIMEOUT still wins.
+	if os.Getenv("KUBEBUILDER_CONTROLPLANE_START_TIMEOUT") == "" {
+		env.ControlPlaneStartTimeout = 3 * time.Minute
 	}
 	if opts.Webhooks {
 		env.WebhookInstallOptions = envtest.WebhookInstallOptions{
