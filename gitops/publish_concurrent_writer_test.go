@@ -9,6 +9,7 @@ import (
 )
 
 func TestSyncRetriesWhenAnotherWriterPushesBetweenFetchAndPush(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
 	first := e.sync(t, nil)
@@ -49,6 +50,7 @@ func TestSyncRetriesWhenAnotherWriterPushesBetweenFetchAndPush(t *testing.T) {
 }
 
 func TestSyncReportsForeignCommitsWithoutOverwritingThem(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
 	first := e.sync(t, nil)
@@ -67,6 +69,7 @@ func TestSyncReportsForeignCommitsWithoutOverwritingThem(t *testing.T) {
 }
 
 func TestSyncGivesUpAfterBoundedPushAttempts(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
 	writer := e.srv.Clone(t, e.repo)

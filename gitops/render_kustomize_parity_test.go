@@ -124,6 +124,7 @@ func parsedObjects(t *testing.T, stream []byte) []map[string]any {
 }
 
 func TestSyncOutputEqualsKustomizeBuildForEverySite(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	e := newSyncEnv(t, parityRepo())
 
@@ -141,6 +142,7 @@ func TestSyncOutputEqualsKustomizeBuildForEverySite(t *testing.T) {
 }
 
 func TestRenderEqualsKustomizeBuildForTheCheckoutsOwnSites(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	c, err := OpenDir(testenv.RepoRoot())
 	g.Expect(err).NotTo(HaveOccurred())

@@ -207,5 +207,12 @@ func classifyTransport(err error) error {
 			return permanent(err)
 		}
 	}
+	// SSH: a host key that does not match known hosts, or a key the server refuses.
+	msg := err.Error()
+	for _, s := range []string{"knownhosts: key mismatch", "knownhosts: key is unknown", "unable to authenticate"} {
+		if strings.Contains(msg, s) {
+			return permanent(err)
+		}
+	}
 	return err
 }

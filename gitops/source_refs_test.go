@@ -12,6 +12,7 @@ import (
 )
 
 func TestSyncSourceRefs(t *testing.T) {
+	t.Parallel()
 	e := newSyncEnv(t, baseRepo())
 	wt := e.srv.Clone(t, e.repo)
 	tagged := wt.Head()
@@ -46,6 +47,7 @@ func TestSyncSourceRefs(t *testing.T) {
 }
 
 func TestSyncFollowsAForcePushedSourceBranch(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
 	first := e.sync(t, nil)
@@ -83,6 +85,7 @@ func TestSyncFollowsAForcePushedSourceBranch(t *testing.T) {
 }
 
 func TestSyncPermanentErrors(t *testing.T) {
+	t.Parallel()
 	e := newSyncEnv(t, baseRepo())
 	for _, tc := range []struct {
 		name string
@@ -115,6 +118,7 @@ func TestSyncPermanentErrors(t *testing.T) {
 }
 
 func TestSyncUnreachableSourceIsTransient(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	g.Expect(err).NotTo(HaveOccurred())
@@ -130,6 +134,7 @@ func TestSyncUnreachableSourceIsTransient(t *testing.T) {
 }
 
 func TestSyncBasicAuthAndCredentialsNeverInMessages(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	const password = "s3cret-Token-value"
 	srv := gitserver.Start(t, gitserver.Options{Username: "git", Password: password})

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSyncFirstRunPublishesEverySiteWithTrailers(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
 
@@ -96,6 +97,7 @@ func TestSyncWithoutSourceChangesMakesNoCommitAndNoRender(t *testing.T) {
 }
 
 func TestSyncWithoutPreviousStateRendersButCommitsNothingWhenBytesAreEqual(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
 	e.sync(t, nil)

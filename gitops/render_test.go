@@ -1,0 +1,106 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"testing"
+
+	. "github.com/onsi/gomega"
+)
+
+// captureStderr returns what fn printed on the process's stderr.
+func captureStderr(t *testing.T, fn func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = w
+	done := make(chan []byte)
+	go func() { b, _ := io.ReadAll(r); done <- b }()
+	fn()
+	os.Stderr = saved
+	_ = w.Close()
+	return string(<-done)
+}
+
+func renderTree(t *testing.T, files map[string]string, dirs ...string) []renderResult {
+	t.Helper()
+	tree := &mapTree{files: files}
+	jobs := make([]renderJob, len(dirs))
+	for i, d := range dirs {
+		in, err := guardSite(tree, d, true)
+		if err != nil {
+			t.Fatalf("guard %s: %v", d, err)
+		}
+		jobs[i] = renderJob{name: d, dir: d, in: in}
+	}
+	return renderPool(context.Background(), jobs, 2, nil, nil)
+}
+
+func TestRenderIsDeterministic(t *testing.T) {
+	g := NewWithT(t)
+	files := parityRepo()
+	dirs := []string{"overlays/features", "overlays/features", "overlays/features", "overlays/features", "overlays/prod", "overlays/prod"}
+
+	results := renderTree(t, files, dirs...)
+
+	for i, r := range results {
+		g.Expect(r.err).NotTo(HaveOccurred())
+		g.Expect(r.yaml).To(Equal(results[i-i%4].yaml), "render %d of %s", i, dirs[i])
+	}
+	g.Expect(bytes.Count(results[0].yaml, []byte("\n---\n"))).To(Equal(3), "four objects")
+}
+
+func TestRenderReportsDeprecatedFieldsWithoutPrintingThem(t *testing.T) {
+	g := NewWithT(t)
+	files := parityRepo()
+	var results []renderResult
+	printed := captureStderr(t, func() {
+		results = renderTree(t, files, "overlays/prod", "overlays/decapod-delete")
+	})
+	g.Expect(printed).To(BeEmpty())
+	for _, r := range results {
+		g.Expect(r.err).NotTo(HaveOccurred())
+	}
+	g.Expect(string(results[0].yaml)).To(ContainSubstring("replicas: 3"))
+	g.Expect(string(results[1].yaml)).NotTo(ContainSubstring("kind: Service"), "the $patch: delete still applies")
+	g.Expect(string(results[1].yaml)).To(ContainSubstring("name: del-web"), "after the PrefixSuffixTransformer")
+
+	in, err := guardSite(&mapTree{files: files}, "overlays/prod", true)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(in.warnings).To(ConsistOf(
+		`overlays/prod/kustomization.yaml: "bases" is deprecated, use "resources" instead`,
+		`overlays/prod/kustomization.yaml: "patchesStrategicMerge" is deprecated, use "patches" instead`,
+	))
+}
+
+func TestCompatKustomizationKeepsPatchesStrategicMergeNextToOtherTransformers(t *testing.T) {
+	g := NewWithT(t)
+	in := []byte("namespace: x\nbases:\n- ../b\npatchesStrategicMerge:\n- p.yaml\n")
+
+	out := string(compatKustomization(in))
+
+	g.Expect(out).NotTo(ContainSubstring("bases:"))
+	g.Expect(out).To(ContainSubstring("patchesStrategicMerge:"), "moving it after namespace would change the result")
+	g.Expect(out).To(MatchRegexp(`resources:\n- \.\./b`))
+}
+
+func TestRenderOpenAPISchemaDoesNotLeakIntoOtherSites(t *testing.T) {
+	g := NewWithT(t)
+	files := parityRepo()
+	alone := renderTree(t, files, "overlays/features")[0]
+	g.Expect(alone.err).NotTo(HaveOccurred())
+	files["overlays/openapi/kustomization.yaml"] = "openapi:\n  version: v1.21.2\nresources:\n- ../../base\n"
+
+	results := renderTree(t, files, "overlays/openapi", "overlays/features", "overlays/openapi", "overlays/features")
+
+	for _, r := range results {
+		g.Expect(r.err).NotTo(HaveOccurred())
+	}
+	g.Expect(results[1].yaml).To(Equal(alone.yaml))
+	g.Expect(results[3].yaml).To(Equal(alone.yaml))
+}
