@@ -120,16 +120,15 @@ func renderedSites(sites []gitops.SiteState) []string {
 }
 
 // failureReason is a short, bounded label for a site's failure message, for siteops_render_failures_total.
+// gitops.SiteState carries no failure category, so it is read from the library's message wording.
 func failureReason(msg string) string {
-	m := strings.ToLower(msg)
 	switch {
-	case strings.Contains(m, "secret"):
+	case strings.Contains(msg, "carries plaintext"):
 		return "PlaintextSecret"
-	case strings.Contains(m, "remote") || strings.Contains(m, "url") || strings.Contains(m, "outside") ||
-		strings.Contains(m, "escape") || strings.Contains(m, "absolute") || strings.Contains(m, "symlink"):
-		return "RefusedReference"
+	case strings.Contains(msg, "kustomize"):
+		return "KustomizeError"
 	default:
-		return "RenderFailed"
+		return "GuardRefused"
 	}
 }
 

@@ -109,3 +109,18 @@ func TestFailureEventOncePerDistinctFailure(t *testing.T) {
 	r.emitFailureEvent(fourth, nil)
 	g.Expect(drain(rec)).To(BeEmpty())
 }
+
+func TestFailureReasonLabels(t *testing.T) {
+	cases := map[string]string{
+		`Secret "db" carries plaintext data: keep secrets out of Git`:           "PlaintextSecret",
+		"kustomize build overlays/prod: no matches for Id Deployment.v1.apps/x": "KustomizeError",
+		"kustomize panicked: boom":                         "KustomizeError",
+		`resources[0]: "https://h/x.yaml" is a remote URL`: "GuardRefused",
+		`"../x" leaves the checkout`:                       "GuardRefused",
+	}
+	for msg, want := range cases {
+		t.Run(want, func(t *testing.T) {
+			NewWithT(t).Expect(failureReason(msg)).To(Equal(want))
+		})
+	}
+}

@@ -18,7 +18,7 @@ var (
 	}, []string{"namespace", "name"})
 	renderFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "siteops_render_failures_total",
-		Help: "Site renders that failed, by site and reason (RenderFailed, PlaintextSecret, RefusedReference).",
+		Help: "Site renders that failed, by site and reason (KustomizeError, PlaintextSecret, GuardRefused).",
 	}, []string{"site", "reason"})
 	syncLag = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "siteops_sync_lag_seconds",

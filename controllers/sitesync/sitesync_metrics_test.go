@@ -58,7 +58,7 @@ func TestSiteSyncMetricsAfterRealSyncs(t *testing.T) {
 	g.Expect(duration.GetHistogram().GetSampleCount()).To(BeNumerically(">=", 1))
 	g.Expect(duration.GetHistogram().GetSampleSum()).To(BeNumerically(">", 0))
 
-	failures := withLabels(gathered(g, "siteops_render_failures_total"), map[string]string{"site": "metricsbroken"})
+	failures := withLabels(gathered(g, "siteops_render_failures_total"), map[string]string{"site": "metricsbroken", "reason": "GuardRefused"})
 	g.Expect(failures).NotTo(BeNil())
 	g.Expect(failures.GetCounter().GetValue()).To(BeNumerically(">=", 1))
 
