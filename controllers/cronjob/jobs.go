@@ -62,7 +62,8 @@ func (r *Reconciler) reconcileChildJobs(ctx context.Context, s *scope) error {
 		}
 	}
 	for _, job := range s.jobs.succeeded {
-		if ct := job.Status.CompletionTime; ct != nil && (st.LastSuccessfulTime == nil || ct.After(st.LastSuccessfulTime.Time)) {
+		ct := job.Status.CompletionTime
+		if ct != nil && (st.LastSuccessfulTime == nil || ct.After(st.LastSuccessfulTime.Time)) {
 			st.LastSuccessfulTime = ct.DeepCopy()
 		}
 	}

@@ -45,7 +45,8 @@ func (r *Reconciler) reconcileSchedule(_ context.Context, s *scope) error {
 			}
 		}
 		r.event(cj, corev1.EventTypeWarning, s.stalled, "%s", s.stalledMessage)
-		return reconcile.TerminalError(fmt.Errorf("cannot schedule CronJob %s/%s: %s", cj.Namespace, cj.Name, s.stalledMessage))
+		return reconcile.TerminalError(
+			fmt.Errorf("cannot schedule CronJob %s/%s: %s", cj.Namespace, cj.Name, s.stalledMessage))
 	}
 	sched, err := batchv1.ParseSchedule(cj.Spec.Schedule, cj.Spec.TimeZone)
 	if err != nil { // unreachable after ValidateSchedule; kept so a parser change cannot panic the controller
