@@ -160,3 +160,24 @@ func TestSyncBasicAuthAndCredentialsNeverInMessages(t *testing.T) {
 	g.Expect(err).To(MatchError(ContainSubstring("authentication required")))
 	g.Expect(IsPermanent(err)).To(BeTrue())
 }
+
+func TestSyncFileURLSourceAndSeparateTarget(t *testing.T) {
+	t.Parallel()
+	g := NewWithT(t)
+	srv := gitserver.Start(t, gitserver.Options{})
+	srv.NewRepo(t, "config", baseRepo())
+	srv.NewRepo(t, "rendered", map[string]string{"README.md": "rendered output lives on branch deploy\n"})
+
+	res, err := Sync(context.Background(), SyncOptions{
+		Source:  SourceSpec{URL: "file://" + srv.GitDir("config")},
+		Target:  TargetSpec{URL: "file://" + srv.GitDir("rendered"), Branch: "deploy", PathTemplate: "clusters/{{.Site}}"},
+		WorkDir: t.TempDir(),
+	})
+
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(res.Pushed).To(BeTrue())
+	g.Expect(srv.Files(t, "rendered", "deploy")).To(Equal([]string{
+		"clusters/dev/manifests.yaml", "clusters/edge/manifests.yaml", "clusters/prod/manifests.yaml",
+	}))
+	g.Expect(srv.Log(t, "config", DefaultTargetBranch)).To(BeEmpty(), "nothing written to the source")
+}
