@@ -6,8 +6,10 @@ package guestbook
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
@@ -29,6 +31,9 @@ type Reconciler struct {
 	Recorder events.EventRecorder
 	// Clock stamps condition transitions and failover durations.
 	Clock clock.PassiveClock
+
+	// applied remembers what was last applied to each owned object (see applyIfChanged).
+	applied sync.Map
 }
 
 // reconcileState is what one reconcile learns and decides, shared by its steps and read by the status summary.
@@ -71,7 +76,11 @@ type step struct {
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, retErr error) {
 	gb := &webappv1.Guestbook{}
 	if err := r.Get(ctx, req.NamespacedName, gb); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+		if apierrors.IsNotFound(err) {
+			r.forgetApplied(req.NamespacedName)
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, fmt.Errorf("reading Guestbook: %w", err)
 	}
 	if !gb.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, nil

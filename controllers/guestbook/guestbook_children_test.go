@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
@@ -95,5 +96,33 @@ func TestGuestbookPodsGetRolesAndStatus(t *testing.T) {
 	}, eventually).Should(Succeed())
 	g.Eventually(func(g Gomega) {
 		g.Expect(eventsWithReason(g, gb, EventActiveChanged)).To(HaveLen(1))
+	}, eventually).Should(Succeed())
+}
+
+// TestGuestbookRepairsDriftOfItsObjects changes what the controller applied behind its back: the Service
+// selector and the Deployment's replicas are put back.
+func TestGuestbookRepairsDriftOfItsObjects(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := newNamespace(t)
+	createConfigMap(t, ns, "cfg", map[string]string{"k": "v"})
+	createGuestbook(t, ns, "drift", 2, "cfg")
+	key := client.ObjectKey{Namespace: ns, Name: "drift"}
+	svc, d := &corev1.Service{}, &appsv1.Deployment{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(ctx, key, svc)).To(Succeed())
+		g.Expect(k8s.Get(ctx, key, d)).To(Succeed())
+	}, eventually).Should(Succeed())
+
+	svc.Spec.Selector = map[string]string{"app": "someone-else"}
+	g.Expect(k8s.Update(ctx, svc)).To(Succeed())
+	d.Spec.Replicas = ptr.To[int32](7)
+	g.Expect(k8s.Update(ctx, d)).To(Succeed())
+
+	g.Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(ctx, key, svc)).To(Succeed())
+		g.Expect(svc.Spec.Selector).To(Equal(map[string]string{webappv1.LabelGuestbook: "drift", webappv1.LabelRole: webappv1.RoleActive}))
+		g.Expect(k8s.Get(ctx, key, d)).To(Succeed())
+		g.Expect(d.Spec.Replicas).To(HaveValue(BeEquivalentTo(2)))
 	}, eventually).Should(Succeed())
 }

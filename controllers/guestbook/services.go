@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 )
@@ -23,7 +23,8 @@ func (r *Reconciler) reconcileServices(ctx context.Context, st *reconcileState) 
 		desiredService(st.gb, st.gb.Name, webappv1.RoleActive),
 		desiredService(st.gb, standbyServiceName(st.gb), webappv1.RoleStandby),
 	} {
-		if err := r.Apply(ctx, svc, fieldOwner, client.ForceOwnership); err != nil {
+		key := types.NamespacedName{Namespace: st.gb.Namespace, Name: *svc.Name}
+		if err := r.applyIfChanged(ctx, &corev1.Service{}, key, svc); err != nil {
 			return fmt.Errorf("applying Service %s: %w", *svc.Name, err)
 		}
 	}

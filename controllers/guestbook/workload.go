@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
@@ -31,7 +32,7 @@ func (r *Reconciler) reconcileWorkload(ctx context.Context, st *reconcileState) 
 		return nil
 	}
 	d := desiredDeployment(st.gb, st.configHash)
-	if err := r.Apply(ctx, d, fieldOwner, client.ForceOwnership); err != nil {
+	if err := r.applyIfChanged(ctx, &appsv1.Deployment{}, client.ObjectKeyFromObject(st.gb), d); err != nil {
 		return fmt.Errorf("applying Deployment %s: %w", st.gb.Name, err)
 	}
 	return nil
