@@ -1,6 +1,8 @@
 package sitesync
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -8,8 +10,10 @@ import (
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/test/testenv"
 )
 
 func validSiteSync(ns string) *gitopsv1alpha1.SiteSync {
@@ -101,4 +105,16 @@ func TestSiteSyncAdmissionRejectsInvalidSpecsWithFieldPaths(t *testing.T) {
 
 	// The valid base object passes, so each rejection is due to its one change.
 	NewWithT(t).Expect(suite.k8s.Create(t.Context(), validSiteSync(ns), client.DryRunAll)).To(Succeed())
+}
+
+func TestSiteSyncSampleIsAccepted(t *testing.T) {
+	useSuite(t)
+	g := NewWithT(t)
+	raw, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "base", "samples", "gitops_v1alpha1_sitesync.yaml"))
+	g.Expect(err).NotTo(HaveOccurred())
+	sample := &gitopsv1alpha1.SiteSync{}
+	g.Expect(yaml.UnmarshalStrict(raw, sample)).To(Succeed())
+	sample.Namespace = newNamespace(t)
+	g.Expect(suite.k8s.Create(t.Context(), sample, client.DryRunAll)).To(Succeed())
+	g.Expect(sample.Spec.Receiver).NotTo(BeNil())
 }
