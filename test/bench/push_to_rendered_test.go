@@ -111,11 +111,12 @@ func startSiteSyncManager(tb testing.TB, env *testenv.Env) string {
 		tb.Fatal(err)
 	}
 	r := &sitesync.Reconciler{
-		Client:   mgr.GetClient(),
-		Scheme:   mgr.GetScheme(),
-		Recorder: mgr.GetEventRecorderFor("siteops-sitesync"), //nolint:staticcheck // the controller's recorder type
-		Clock:    clock.RealClock{},
-		WorkDir:  workDir,
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Scheme:    mgr.GetScheme(),
+		Recorder:  mgr.GetEventRecorder("siteops-sitesync"),
+		Clock:     clock.RealClock{},
+		WorkDir:   workDir,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		tb.Fatal(err)
@@ -243,7 +244,10 @@ func BenchmarkPushToRenderedCommit(b *testing.B) {
 	var latencies []time.Duration
 	for b.Loop() {
 		for i := range pushes {
-			latencies = append(latencies, f.pushAndWait(b, (i*37+1)%shape.Sites))
+			site := (i*37 + 1) % shape.Sites
+			d := f.pushAndWait(b, site)
+			latencies = append(latencies, d)
+			b.Logf("push %d to %s: %s", i+1, siteName(site), FormatDuration(d))
 		}
 	}
 	p50, p99 := Quantile(latencies, 0.5), Quantile(latencies, 0.99)
