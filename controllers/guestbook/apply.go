@@ -2,73 +2,127 @@ package guestbook
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 )
 
-// appliedRecord is what the controller last applied to one object: the hash of the apply configuration and
-// the resourceVersion the apiserver answered with.
-type appliedRecord struct {
-	hash, resourceVersion string
-}
-
-// applyIfChanged server-side applies ac, unless this process applied the same content before and the cached
-// object (read into cached) still has the resourceVersion that apply returned: then nobody has changed it
-// since, and the apply would be a no-op. This keeps a reconcile triggered by a pod event (a failover) from
-// waiting on three no-op applies; any change by anyone else bumps the resourceVersion and is reverted by
-// the next apply. A restart forgets the records and applies once.
-func (r *Reconciler) applyIfChanged(ctx context.Context, cached client.Object, key types.NamespacedName, ac runtime.ApplyConfiguration) error {
-	desired, err := json.Marshal(ac)
+// ensureObject makes the object key (of newObj's type) carry the fields set in desired, an apply
+// configuration used as a typed list of the fields the controller owns. When the cached object already has
+// them all it writes nothing; otherwise it sends them as a JSON merge patch (maps merge, lists are replaced,
+// fields it does not set keep their values and server defaults), or creates the object when it is missing.
+// It does not use server-side apply: the shadow client (controllers/shadow) records and dry-runs patches and
+// creates only, and writing nothing when nothing differs keeps a shadow's report free of repeated writes and
+// a failover's reconcile free of no-op round trips.
+//
+// removals are merged into the patch (not into a created object): nulls that delete map keys the controller
+// owns wholly, such as a selector's extra keys; any removal forces the patch.
+func (r *Reconciler) ensureObject(ctx context.Context, newObj func() client.Object, key types.NamespacedName,
+	desired runtime.ApplyConfiguration, removals map[string]any) error {
+	data, err := json.Marshal(desired)
 	if err != nil {
-		return fmt.Errorf("encoding %T: %w", ac, err)
+		return fmt.Errorf("encoding %T: %w", desired, err)
 	}
-	sum := sha256.Sum256(desired)
-	hash := hex.EncodeToString(sum[:])
-	recordKey := fmt.Sprintf("%T %s", cached, key)
-	if v, ok := r.applied.Load(recordKey); ok {
-		rec := v.(appliedRecord)
-		if rec.hash == hash && r.Get(ctx, key, cached) == nil && cached.GetResourceVersion() == rec.resourceVersion {
+	cur := newObj()
+	if err := r.Get(ctx, key, cur); err != nil {
+		if !apierrors.IsNotFound(err) {
+			return fmt.Errorf("reading %T %s: %w", cur, key, err)
+		}
+		obj := newObj()
+		if err := json.Unmarshal(data, obj); err != nil {
+			return fmt.Errorf("decoding desired %T: %w", obj, err)
+		}
+		return r.Create(ctx, obj)
+	}
+
+	var want map[string]any
+	if err := json.Unmarshal(data, &want); err != nil {
+		return fmt.Errorf("decoding desired %T: %w", desired, err)
+	}
+	if len(removals) == 0 {
+		covered, err := covers(cur, want)
+		if err != nil {
+			return err
+		}
+		if covered {
 			return nil
 		}
 	}
-	if err := r.Apply(ctx, ac, fieldOwner, client.ForceOwnership); err != nil {
-		return err
-	}
-	// Apply decoded the apiserver's answer into ac; read its resourceVersion back.
-	answer, err := json.Marshal(ac)
+	mergeInto(want, removals)
+	patch, err := json.Marshal(want)
 	if err != nil {
-		return fmt.Errorf("encoding applied %T: %w", ac, err)
+		return fmt.Errorf("encoding patch of %T: %w", desired, err)
 	}
-	var meta struct {
-		Metadata metav1.ObjectMeta `json:"metadata"`
-	}
-	if err := json.Unmarshal(answer, &meta); err != nil {
-		return fmt.Errorf("decoding applied %T: %w", ac, err)
-	}
-	r.applied.Store(recordKey, appliedRecord{hash: hash, resourceVersion: meta.Metadata.ResourceVersion})
-	return nil
+	return r.Patch(ctx, cur, client.RawPatch(types.MergePatchType, patch))
 }
 
-// forgetApplied drops the apply records of a Guestbook's objects (the Deployment <name>, the Services <name>
-// and <name>-standby) once it is gone.
-func (r *Reconciler) forgetApplied(key types.NamespacedName) {
-	for _, name := range []string{key.Name, standbyServiceName(&webappv1.Guestbook{ObjectMeta: metav1.ObjectMeta{Name: key.Name}})} {
-		suffix := " " + types.NamespacedName{Namespace: key.Namespace, Name: name}.String()
-		r.applied.Range(func(k, _ any) bool {
-			if strings.HasSuffix(k.(string), suffix) {
-				r.applied.Delete(k)
+// covers reports whether obj already holds every field of want (apiVersion and kind aside: typed objects
+// from the cache carry none).
+func covers(obj client.Object, want map[string]any) (bool, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return false, fmt.Errorf("encoding %T: %w", obj, err)
+	}
+	var have map[string]any
+	if err := json.Unmarshal(data, &have); err != nil {
+		return false, fmt.Errorf("decoding %T: %w", obj, err)
+	}
+	for k, v := range want {
+		if k == "apiVersion" || k == "kind" {
+			continue
+		}
+		if !contains(have[k], v) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// contains reports whether have holds want: maps hold every key of want with a value that holds want's,
+// lists have as many elements each holding want's, other values are equal. Extra fields in have (server
+// defaults) do not count.
+func contains(have, want any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		h, ok := have.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, wv := range w {
+			if !contains(h[k], wv) {
+				return false
 			}
-			return true
-		})
+		}
+		return true
+	case []any:
+		h, ok := have.([]any)
+		if !ok || len(h) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !contains(h[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		return have == want
+	}
+}
+
+// mergeInto deep-merges src into dst: maps merge, anything else replaces.
+func mergeInto(dst, src map[string]any) {
+	for k, v := range src {
+		sm, srcIsMap := v.(map[string]any)
+		dm, dstIsMap := dst[k].(map[string]any)
+		if srcIsMap && dstIsMap {
+			mergeInto(dm, sm)
+			continue
+		}
+		dst[k] = v
 	}
 }

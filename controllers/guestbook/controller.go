@@ -6,7 +6,6 @@ package guestbook
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -20,9 +19,6 @@ import (
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 )
 
-// fieldOwner is the server-side apply field manager of the objects the controller applies.
-const fieldOwner = client.FieldOwner("siteops-guestbook")
-
 // Reconciler reconciles a Guestbook: its ConfigMap, Deployment, two Services and the role labels of its pods.
 type Reconciler struct {
 	client.Client
@@ -31,9 +27,9 @@ type Reconciler struct {
 	Recorder events.EventRecorder
 	// Clock stamps condition transitions and failover durations.
 	Clock clock.PassiveClock
-
-	// applied remembers what was last applied to each owned object (see applyIfChanged).
-	applied sync.Map
+	// Shadow, when set, is the same reconciler over a dry-run client (controllers/shadow), run while the
+	// manager does not hold the leader lease; nil runs the controller on the leader only.
+	Shadow *Reconciler
 }
 
 // reconcileState is what one reconcile learns and decides, shared by its steps and read by the status summary.
@@ -77,7 +73,6 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.
 	gb := &webappv1.Guestbook{}
 	if err := r.Get(ctx, req.NamespacedName, gb); err != nil {
 		if apierrors.IsNotFound(err) {
-			r.forgetApplied(req.NamespacedName)
 			return ctrl.Result{}, nil
 		}
 		return ctrl.Result{}, fmt.Errorf("reading Guestbook: %w", err)

@@ -8,9 +8,11 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -57,11 +59,15 @@ func runMain(m *testing.M) int {
 	return m.Run()
 }
 
+// unmanagedNamespace is left alone by the managers of this package: the shadow test reconciles in it by hand.
+const unmanagedNamespace = "gb-unmanaged"
+
 // startManager starts a manager with a Guestbook Reconciler until ctx ends: metrics and probes off, no
-// leader election, so several can run side by side.
+// leader election, so several can run side by side; its cache does not see unmanagedNamespace.
 func startManager(ctx context.Context) error {
 	mgr, err := ctrl.NewManager(env.Config, manager.Options{
 		Scheme:                 env.Scheme,
+		Cache:                  cache.Options{DefaultFieldSelector: fields.OneTermNotEqualSelector("metadata.namespace", unmanagedNamespace)},
 		Metrics:                server.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		LeaderElection:         false,

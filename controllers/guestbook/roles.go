@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/controllers/shadow"
 )
 
 // podDeletionCost is the annotation a ReplicaSet reads to choose which pods to remove first on scale-down;
@@ -96,10 +97,19 @@ func (r *Reconciler) recordPromotion(ctx context.Context, gb *webappv1.Guestbook
 		return
 	}
 	r.event(gb, false, EventActiveChanged, actionPromote, "pod %s is active, replacing %s", plan.active, plan.previous)
+	if r.dryRun() {
+		return // a shadow's promotion did not happen
+	}
 	failoversTotal.Inc()
 	if !plan.previousDown.IsZero() && r.Clock != nil {
 		d := r.Clock.Since(plan.previousDown)
 		failoverSeconds.Observe(d.Seconds())
 		log.FromContext(ctx).Info("failover", "from", plan.previous, "to", plan.active, "seconds", d.Seconds())
 	}
+}
+
+// dryRun reports whether r writes through a dry-run shadow client, so nothing it decides takes effect.
+func (r *Reconciler) dryRun() bool {
+	c, ok := r.Client.(*shadow.Client)
+	return ok && c.DryRun
 }

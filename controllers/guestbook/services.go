@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 )
@@ -15,7 +16,7 @@ import (
 // standbyServiceName names the Service in front of a Guestbook's standby pods.
 func standbyServiceName(gb *webappv1.Guestbook) string { return gb.Name + "-standby" }
 
-// reconcileServices server-side applies the <name> Service, which selects the active pod only, and the
+// reconcileServices creates or patches the <name> Service, which selects the active pod only, and the
 // <name>-standby Service, which selects the standbys. The selectors never change: promotion moves the role
 // label between pods, so the endpoints follow the label without touching the Services.
 func (r *Reconciler) reconcileServices(ctx context.Context, st *reconcileState) error {
@@ -24,11 +25,31 @@ func (r *Reconciler) reconcileServices(ctx context.Context, st *reconcileState) 
 		desiredService(st.gb, standbyServiceName(st.gb), webappv1.RoleStandby),
 	} {
 		key := types.NamespacedName{Namespace: st.gb.Namespace, Name: *svc.Name}
-		if err := r.applyIfChanged(ctx, &corev1.Service{}, key, svc); err != nil {
-			return fmt.Errorf("applying Service %s: %w", *svc.Name, err)
+		removals := r.extraSelectorKeys(ctx, key, svc.Spec.Selector)
+		if err := r.ensureObject(ctx, func() client.Object { return &corev1.Service{} }, key, svc, removals); err != nil {
+			return fmt.Errorf("writing Service %s: %w", *svc.Name, err)
 		}
 	}
 	return nil
+}
+
+// extraSelectorKeys returns a merge patch part deleting the selector keys the cached Service key has beyond
+// want: the controller owns the whole selector, and a merge patch alone would only add keys.
+func (r *Reconciler) extraSelectorKeys(ctx context.Context, key types.NamespacedName, want map[string]string) map[string]any {
+	cur := &corev1.Service{}
+	if r.Get(ctx, key, cur) != nil {
+		return nil
+	}
+	extra := map[string]any{}
+	for k := range cur.Spec.Selector {
+		if _, ok := want[k]; !ok {
+			extra[k] = nil
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	return map[string]any{"spec": map[string]any{"selector": extra}}
 }
 
 // serviceSelector selects the Guestbook's pods of one role.

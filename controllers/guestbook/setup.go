@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/controllers/shadow"
 )
 
 // configMapNameField indexes Guestbooks by spec.configMapName, to map a ConfigMap event to its Guestbooks.
@@ -23,7 +24,8 @@ const configMapNameField = ".spec.configMapName"
 
 // SetupWithManager registers the controller: it owns Deployments and Services, and watches the pods (mapped
 // by their LabelGuestbook label) and the ConfigMaps (mapped through the configMapName index) of Guestbooks.
-// Every change that matters arrives as an event; nothing polls.
+// Every change that matters arrives as an event; nothing polls. With r.Shadow it runs through a shadow.Gate,
+// also before the manager leads.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &webappv1.Guestbook{}, configMapNameField,
 		func(o client.Object) []string {
@@ -31,15 +33,19 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		}); err != nil {
 		return fmt.Errorf("indexing Guestbooks by %s: %w", configMapNameField, err)
 	}
-	if err := ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		For(&webappv1.Guestbook{}).
 		Owns(&appsv1.Deployment{}).
 		Owns(&corev1.Service{}).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(podToGuestbook),
 			builder.WithPredicates(podRoleInputsChanged())).
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.configMapToGuestbooks)).
-		Named("guestbook").
-		Complete(r); err != nil {
+		Named("guestbook")
+	var shadowed reconcile.Reconciler // a nil interface without a shadow
+	if r.Shadow != nil {
+		shadowed = r.Shadow
+	}
+	if err := shadow.Build(mgr, b, &webappv1.GuestbookList{}, r, shadowed); err != nil {
 		return fmt.Errorf("building the Guestbook controller: %w", err)
 	}
 	return nil

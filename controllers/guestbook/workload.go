@@ -18,7 +18,7 @@ import (
 // configMountPath is where the Guestbook's ConfigMap is mounted in every pod.
 const configMountPath = "/etc/guestbook"
 
-// reconcileWorkload server-side applies the Guestbook's Deployment. It waits (does nothing) while the
+// reconcileWorkload creates or patches the Guestbook's Deployment. It waits (does nothing) while the
 // ConfigMap is missing: a new Deployment could not mount it, and an existing one keeps running as it is.
 //
 // The workload is a Deployment, not a StatefulSet: the pods are interchangeable (the ConfigMap is their only
@@ -32,8 +32,9 @@ func (r *Reconciler) reconcileWorkload(ctx context.Context, st *reconcileState) 
 		return nil
 	}
 	d := desiredDeployment(st.gb, st.configHash)
-	if err := r.applyIfChanged(ctx, &appsv1.Deployment{}, client.ObjectKeyFromObject(st.gb), d); err != nil {
-		return fmt.Errorf("applying Deployment %s: %w", st.gb.Name, err)
+	newDeployment := func() client.Object { return &appsv1.Deployment{} }
+	if err := r.ensureObject(ctx, newDeployment, client.ObjectKeyFromObject(st.gb), d, nil); err != nil {
+		return fmt.Errorf("writing Deployment %s: %w", st.gb.Name, err)
 	}
 	return nil
 }
