@@ -51,37 +51,29 @@ func TestSyncFollowsAForcePushedSourceBranch(t *testing.T) {
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
 	first := e.sync(t, nil)
+	stale := e.srv.Clone(t, e.repo) // still at the initial commit
 	wt := e.srv.Clone(t, e.repo)
 	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
-	wt.Commit("dev: two")
+	dropped := wt.Commit("dev: two")
 	wt.Push()
 	second := e.sync(t, &first)
 	renderedBefore := e.srv.Log(t, e.repo, DefaultTargetBranch)
 
-	rewriter := e.srv.Clone(t, e.repo)
-	rewriter.Pull()
-	rewritten := rewriter.Head()
-	rewriter.Write("overlays/dev/site-values.yaml", siteValues(7, "nginx:1.28"))
-	rewritten = rewriter.Commit("dev: seven (history rewritten)")
-	g.Expect(rewritten).NotTo(BeEmpty())
-	// Rewrite: reset to the initial commit and force-push a different history.
-	rewriter2 := e.srv.Clone(t, e.repo)
-	initial := e.srv.Log(t, e.repo, gitserver.DefaultBranch)
-	_ = initial
-	rewriter2.Write("overlays/dev/site-values.yaml", siteValues(8, "nginx:1.29"))
-	forced := rewriter2.Commit("dev: eight")
-	rewriter2.ForcePush()
-	rewriter2.Write("overlays/dev/site-values.yaml", siteValues(9, "nginx:1.29"))
-	forced = rewriter2.Commit("dev: nine")
-	rewriter2.ForcePush()
+	stale.Write("overlays/dev/site-values.yaml", siteValues(9, "nginx:1.29"))
+	forced := stale.Commit("dev: nine, history rewritten")
+	stale.ForcePush()
+	for _, c := range e.srv.Log(t, e.repo, gitserver.DefaultBranch) {
+		g.Expect(c.SHA).NotTo(Equal(dropped), "the source history was rewritten")
+	}
 
 	res := e.sync(t, &second)
 
 	g.Expect(res.SourceRevision).To(Equal(forced))
+	g.Expect(site(t, res, "dev").Ready).To(BeTrue())
 	g.Expect(e.rendered(t, "dev")).To(ContainSubstring("replicas: 9"))
 	after := e.srv.Log(t, e.repo, DefaultTargetBranch)
-	g.Expect(after).To(HaveLen(len(renderedBefore) + 1)) // no rendered commit lost
-	g.Expect(after[1:]).To(Equal(renderedBefore))
+	g.Expect(after).To(HaveLen(len(renderedBefore) + 1))
+	g.Expect(after[1:]).To(Equal(renderedBefore), "no rendered commit lost")
 }
 
 func TestSyncPermanentErrors(t *testing.T) {
