@@ -114,7 +114,7 @@ deploy: ## Apply overlays/$(SITE) to the current cluster.
 .PHONY: build-installer
 build-installer: manifests ## Write dist/install.yaml (CRDs, RBAC, webhook, manager) with IMG set.
 	mkdir -p dist
-	go run ./cmd/siteops render --dir base/install --image manager=$(IMG) > dist/install.yaml
+	go run ./cmd/siteops render --dir base/install --image ghcr.io/siteops/manager=$(IMG) > dist/install.yaml
 
 .PHONY: docker-build
 docker-build: ## Build the manager image (needs a Docker engine).

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+	"github.com/siteops/siteops/controllers/cronjob"
+	"github.com/siteops/siteops/controllers/guestbook"
+	"github.com/siteops/siteops/controllers/sitesync"
+)
+
+// setupFeatures registers every reconciler, webhook and the push receiver with the manager. With shadow mode
+// each controller runs before the manager leads too, over a dry-run client (controllers/shadow).
+func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock) error {
+	wc := newWriteClients(mgr)
+	if o.shadowAddr != "0" {
+		if err := mgr.Add(&shadowServer{addr: o.shadowAddr, clients: wc, elected: mgr.Elected()}); err != nil {
+			return fmt.Errorf("adding the shadow report server: %w", err)
+		}
+	}
+
+	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk}
+	if o.shadow {
+		cj.Shadow = &cronjob.Reconciler{Client: wc.shadow, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk}
+	}
+	if err := cj.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the CronJob controller: %w", err)
+	}
+
+	gb := &guestbook.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-guestbook"), Clock: clk}
+	if o.shadow {
+		gb.Shadow = &guestbook.Reconciler{Client: wc.shadow, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk}
+	}
+	if err := gb.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the Guestbook controller: %w", err)
+	}
+
+	// SiteSync pushes to Git, which has no dry run: it is not shadowed and runs only on the leader.
+	ss := &sitesync.Reconciler{Client: wc.leader, APIReader: mgr.GetAPIReader(), Scheme: mgr.GetScheme(),
+		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir}
+	if err := ss.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the SiteSync controller: %w", err)
+	}
+	if o.receiverAddr != "0" {
+		if err := mgr.Add(sitesync.NewReceiverServer(o.receiverAddr, mgr.GetClient(), mgr.GetAPIReader(), clk)); err != nil {
+			return fmt.Errorf("adding the push receiver: %w", err)
+		}
+	}
+	if o.enableWebhooks {
+		if err := batchv1.SetupCronJobWebhookWithManager(mgr); err != nil {
+			return fmt.Errorf("setting up the CronJob webhooks: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/siteops/siteops/controllers/shadow"
+)
+
+// writeClients are the two clients every reconciler gets: the leader's, which records and persists its
+// writes, and the shadow's, which records them and sends them as dry runs.
+type writeClients struct {
+	leader, shadow             client.Client
+	leaderReport, shadowReport *shadow.Report
+	discard                    events.EventRecorder
+}
+
+// newWriteClients wraps the manager's client for the leader and for shadow mode.
+func newWriteClients(mgr ctrl.Manager) writeClients {
+	log := ctrl.Log.WithName("writes")
+	lr := &shadow.Report{Log: log}
+	sr := &shadow.Report{Log: log}
+	return writeClients{
+		leader:       shadow.NewClient(mgr.GetClient(), lr, false),
+		shadow:       shadow.NewClient(mgr.GetClient(), sr, true),
+		leaderReport: lr,
+		shadowReport: sr,
+		discard:      &events.FakeRecorder{},
+	}
+}
+
+// shadowServer serves the shadow report (GET /shadow) and the leader's write report (GET /writes) over plain
+// HTTP for the preview Service and the pre-promotion AnalysisTemplate. It runs whether or not the manager leads.
+type shadowServer struct {
+	addr    string
+	clients writeClients
+	elected <-chan struct{}
+}
+
+// NeedLeaderElection is false: the report matters most while the manager does not lead.
+func (s *shadowServer) NeedLeaderElection() bool { return false }
+
+// Start serves until ctx ends.
+func (s *shadowServer) Start(ctx context.Context) error {
+	mux := http.NewServeMux()
+	leading := func() bool { return shadow.Leading(s.elected) }
+	mux.Handle("GET /shadow", s.clients.shadowReport.Handler(leading))
+	mux.Handle("GET /writes", s.clients.leaderReport.Handler(leading))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	l, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return fmt.Errorf("listening for the shadow report on %s: %w", s.addr, err)
+	}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serving the shadow report: %w", err)
+	}
+	return nil
+}
