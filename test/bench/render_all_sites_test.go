@@ -118,7 +118,7 @@ func BenchmarkRenderAllSites(b *testing.B) {
 	b.ReportMetric(seqCPU.Seconds(), "kustomize-cpu-s")
 
 	notes := fmt.Sprintf("anchor: %s per site; siteops: gitops.OpenDir + RenderSites, %d workers, in process; "+
-		"same objects checked for all %d sites; CPU time: siteops %s, kustomize %s (%s)", f.cli.Name,
+		"same objects checked for all %d sites; CPU time: siteops %s, kustomize sequential %s, ratio %s", f.cli.Name,
 		gitops.DefaultWorkers, shape.Sites, FormatDuration(siteopsCPU), FormatDuration(seqCPU),
 		FormatSpeedup(siteopsCPU, seqCPU))
 	if !f.cli.Pinned {
