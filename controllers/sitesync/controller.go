@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -21,7 +20,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -53,21 +51,16 @@ type Reconciler struct {
 
 // +kubebuilder:rbac:groups=gitops.siteops.dev,resources=sitesyncs,verbs=get;list;watch;patch
 // +kubebuilder:rbac:groups=gitops.siteops.dev,resources=sitesyncs/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // SetupWithManager registers the controller: it watches SiteSyncs (spec changes and the requestedAt
-// annotation) and, as metadata only, the Secrets they reference.
+// annotation). Secrets are read by name when syncing and never watched: siteops may only get them.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.defaults(mgr.GetAPIReader())
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &gitopsv1alpha1.SiteSync{},
-		secretRefIndex, indexSecretRefs); err != nil {
-		return fmt.Errorf("indexing SiteSyncs by Secret: %w", err)
-	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&gitopsv1alpha1.SiteSync{}, builder.WithPredicates(
 			predicate.Or(predicate.GenerationChangedPredicate{}, requestedAtChanged()))).
-		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.siteSyncsForSecret), builder.OnlyMetadata).
 		Named("sitesync").
 		Complete(r)
 }
@@ -120,6 +113,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		r.summarize(run, retErr)
 		if err := r.Status().Patch(ctx, obj, patch); err != nil && !apierrors.IsNotFound(err) {
 			retErr = errors.Join(retErr, fmt.Errorf("patching status of SiteSync %s: %w", req.NamespacedName, err))
+			return
+		}
+		if errors.Is(retErr, reconcile.TerminalError(nil)) {
+			// Stalled: the condition and the event say why; no hot retry. It looks again once per interval,
+			// which is also how a fixed Secret is noticed: siteops may get Secrets by name, never list or
+			// watch them (least privilege). `kubectl annotate` of requestedAt asks for a look at once.
+			result, retErr = ctrl.Result{RequeueAfter: jittered(interval(obj), r.random())}, nil
 		}
 	}()
 

@@ -96,11 +96,13 @@ func TestSiteSyncMissingSecretKeyStallsUntilFixed(t *testing.T) {
 			HaveField("Reason", EventStalled), HaveField("Message", ContainSubstring(`"password"`)))))
 	}).WithTimeout(waitTimeout).Should(Succeed())
 
-	// Adding the key to the Secret re-triggers the sync through the Secret watch: no spec change, no trigger.
+	// Adding the key to the Secret is picked up at the next look: the interval, or at once when asked for.
+	// (siteops may only get Secrets by name, so it does not watch them.)
 	secret := &corev1.Secret{}
 	g.Expect(suite.k8s.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: "git"}, secret)).To(Succeed())
 	secret.StringData = map[string]string{"password": gitPassword}
 	g.Expect(suite.k8s.Update(t.Context(), secret)).To(Succeed())
+	requestSync(t, key, "secret-fixed")
 	waitReady(t, key, suite.git.Head(t, repo, gitserver.DefaultBranch))
 }
 
@@ -116,6 +118,7 @@ func TestSiteSyncMissingSecretStallsUntilCreated(t *testing.T) {
 		To(Equal(gitopsv1alpha1.ReasonSecretNotFound))
 
 	gitSecret(t, ns, "git", nil)
+	requestSync(t, key, "secret-created")
 	waitReady(t, key, suite.git.Head(t, repo, gitserver.DefaultBranch))
 }
 
