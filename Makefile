@@ -70,7 +70,7 @@ test: test-unit test-e2e ## Unit + envtest (real kube-apiserver) + end-to-end on
 .PHONY: test-unit
 test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver).
 	KUBEBUILDER_ASSETS="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" \
-	  go test $(GO_TEST_FLAGS) -timeout 30m $$(go list ./... | grep -v /test/e2e | grep -v /test/bench)
+	  go test $(GO_TEST_FLAGS) -timeout 30m $$(go list ./... | grep -v /test/e2e)
 
 .PHONY: test-e2e
 test-e2e: ## End-to-end tests on the local cluster (hack/local-cluster.sh), built on first use.
