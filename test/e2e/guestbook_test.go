@@ -1,0 +1,122 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/siteops/siteops/test/testenv"
+)
+
+// guestbookPods lists the Guestbook's pods that are not being deleted, as name=role=ready, sorted.
+func guestbookPods(ns, gb string) []string {
+	out := jsonpath("-n", ns, "get", "pods", "-l", "webapp.my.domain/guestbook="+gb, "-o",
+		`jsonpath={range .items[*]}{.metadata.name}={.metadata.labels.webapp\.my\.domain/role}={.status.conditions[?(@.type=="Ready")].status}={.metadata.deletionTimestamp}{" "}{end}`)
+	var pods []string
+	for _, p := range strings.Fields(out) {
+		if desc, live := strings.CutSuffix(p, "="); live { // no deletionTimestamp
+			pods = append(pods, desc)
+		}
+	}
+	slices.Sort(pods)
+	return pods
+}
+
+// podsWithRole picks the names of pods (from guestbookPods) with role.
+func podsWithRole(pods []string, role string) []string {
+	var names []string
+	for _, p := range pods {
+		if parts := strings.Split(p, "="); len(parts) == 3 && parts[1] == role {
+			names = append(names, parts[0])
+		}
+	}
+	return names
+}
+
+// readyEndpoints lists, sorted, the pods behind a Service's EndpointSlices that are ready, as the
+// EndpointSlice controller of kube-controller-manager wrote them.
+func readyEndpoints(ns, service string) []string {
+	out := jsonpath("-n", ns, "get", "endpointslices", "-l", "kubernetes.io/service-name="+service, "-o",
+		`jsonpath={range .items[*].endpoints[*]}{.targetRef.name}={.conditions.ready}{" "}{end}`)
+	var names []string
+	for _, e := range strings.Fields(out) {
+		if name, ready, _ := strings.Cut(e, "="); ready == "true" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// waitForActive waits until exactly one Ready pod other than not is active, size-1 pods are standby, and
+// the <gb> and <gb>-standby Services' ready endpoints are exactly those pods; it returns the active pod.
+func waitForActive(t *testing.T, ns, gb string, size int, not string) string {
+	t.Helper()
+	var active string
+	waitFor(t, 3*time.Minute, fmt.Sprintf("one active pod (not %q), %d standbys, endpoints following", not, size-1),
+		func() (bool, string) {
+			pods := guestbookPods(ns, gb)
+			act, standby := podsWithRole(pods, "active"), podsWithRole(pods, "standby")
+			ep, epStandby := readyEndpoints(ns, gb), readyEndpoints(ns, gb+"-standby")
+			desc := fmt.Sprintf("pods %v, endpoints %s=%v %s-standby=%v", pods, gb, ep, gb, epStandby)
+			if len(act) != 1 || act[0] == not || len(standby) != size-1 || !slices.Equal(ep, act) {
+				return false, desc
+			}
+			var readyStandby []string
+			for _, p := range pods {
+				if strings.HasSuffix(p, "=standby=True") {
+					readyStandby = append(readyStandby, strings.SplitN(p, "=", 2)[0])
+				}
+			}
+			if !slices.Equal(epStandby, readyStandby) {
+				return false, desc
+			}
+			active = act[0]
+			return true, ""
+		})
+	return active
+}
+
+// TestGuestbookFailoverOnLocalCluster runs a Guestbook of three pods on the local cluster (Deployment,
+// ReplicaSet and EndpointSlice controllers of kube-controller-manager, pods made Ready by kwok) with the
+// manager as a host process: one pod is active behind the <name> Service and two are standbys; marking the
+// active pod NotReady, then deleting the next active pod, each promotes a standby and the Service's endpoints
+// follow. The times from the change to the endpoints moving are logged, not asserted.
+func TestGuestbookFailoverOnLocalCluster(t *testing.T) {
+	ns := "e2e-guestbook"
+	// The siteops CRDs first (idempotent; other tests apply them the same way): the manager watches their kinds.
+	kubectl(t, "apply", "--server-side", "-f", filepath.Join(testenv.RepoRoot(), "base", "crd", "bases"))
+	kubectl(t, "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
+	kubectl(t, "create", "namespace", ns)
+	startManager(t, "guestbook")
+	apply(t, ns, `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: gbconfig}
+data: {title: e2e}
+---
+apiVersion: webapp.my.domain/v1
+kind: Guestbook
+metadata: {name: gb}
+spec: {size: 3, configMapName: gbconfig, alias: Address}
+`)
+	first := waitForActive(t, ns, "gb", 3, "")
+	if got := jsonpath("-n", ns, "get", "guestbook", "gb", "-o", "jsonpath={.status.active}"); got != first {
+		t.Fatalf("status.active is %q, the active pod is %q", got, first)
+	}
+
+	start := time.Now()
+	kubectl(t, "-n", ns, "patch", "pod", first, "--subresource=status", "--type=strategic", "-p",
+		`{"status":{"conditions":[{"type":"Ready","status":"False","reason":"E2E"}]}}`)
+	second := waitForActive(t, ns, "gb", 3, first)
+	t.Logf("NotReady %s -> endpoints on %s after %s", first, second, time.Since(start).Round(time.Millisecond))
+
+	start = time.Now()
+	kubectl(t, "-n", ns, "delete", "pod", second, "--wait=false")
+	third := waitForActive(t, ns, "gb", 3, second)
+	t.Logf("deleted %s -> endpoints on %s after %s", second, third, time.Since(start).Round(time.Millisecond))
+	t.Logf("guestbook:\n%s", kubectl(t, "-n", ns, "get", "guestbook", "gb"))
+}
