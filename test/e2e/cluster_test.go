@@ -79,6 +79,16 @@ func runMain(m *testing.M) int {
 			}
 		}
 	}
+	// siteops' CRDs, as `make install` does: the manager processes the tests start watch their kinds.
+	for _, args := range [][]string{
+		{"apply", "--server-side", "-f", filepath.Join(root, "base", "crd", "bases")},
+		{"wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"},
+	} {
+		if out, err := tryKubectl(args...); err != nil {
+			fmt.Fprintf(os.Stderr, "installing CRDs: %v\n%s", err, out)
+			return 1
+		}
+	}
 	return m.Run()
 }
 

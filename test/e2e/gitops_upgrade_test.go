@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/siteops/siteops/test/testenv"
 )
 
 // TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen is the used-by flow end to end on the local
@@ -26,10 +24,7 @@ func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
 		samples = "siteops-samples"
 		system  = "siteops-system"
 	)
-	// The siteops CRDs first: the manager watches their kinds. Argo CD adopts them (server-side apply).
-	kubectl(t, "apply", "--server-side", "-f", filepath.Join(testenv.RepoRoot(), "base", "crd", "bases"))
-	kubectl(t, "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
-
+	// TestMain installed the CRDs (the manager watches their kinds); Argo CD adopts them (server-side apply).
 	certDir, caBundle := webhookCerts(t)
 	webhookPort := freePort(t)
 	mgr := startManager(t, "gitops", "--enable-webhooks=true", fmt.Sprintf("--webhook-port=%d", webhookPort),
@@ -109,7 +104,9 @@ spec:
 	waitFor(t, 3*time.Minute, "Guestbook reconciled at size 3", guestbookReady("3"))
 
 	// 3. A push bumping the manager image: preview, promote.
-	phase := func() string { return jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.phase}") }
+	phase := func() string {
+		return jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.phase}")
+	}
 	waitFor(t, 2*time.Minute, "manager Rollout Healthy", func() (bool, string) { return phase() == "Healthy", phase() })
 	oldHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
 	gens := generations(t, samples)
