@@ -107,7 +107,14 @@ spec:
 	phase := func() string {
 		return jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.phase}")
 	}
-	waitFor(t, 2*time.Minute, "manager Rollout Healthy", func() (bool, string) { return phase() == "Healthy", phase() })
+	// Stable first: an update that lands before the first revision is stable is an "initial deploy" and
+	// Argo Rollouts promotes it without a pause.
+	waitFor(t, 2*time.Minute, "manager Rollout Healthy with a stable ReplicaSet", func() (bool, string) {
+		st := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o",
+			"jsonpath={.status.phase}/{.status.stableRS}/{.status.currentPodHash}/{.status.blueGreen.activeSelector}")
+		f := strings.Split(st, "/")
+		return len(f) == 4 && f[0] == "Healthy" && f[1] != "" && f[1] == f[2] && f[2] == f[3], st
+	})
 	oldHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
 	gens := generations(t, samples)
 	bumpImage(t, work, bare, mgr.receiverPort, token, "v0.1.0", "v0.2.0")

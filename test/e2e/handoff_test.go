@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"strings"
 	"sync"
@@ -27,15 +26,17 @@ func writeSpanOf(log string) writeSpan {
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		var line struct {
-			TS     float64 `json:"ts"`
-			Msg    string  `json:"msg"`
-			DryRun bool    `json:"dryRun"`
+			TS     string `json:"ts"` // --zap-time-encoding=rfc3339nano
+			Msg    string `json:"msg"`
+			DryRun bool   `json:"dryRun"`
 		}
 		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Msg != "api write" || line.DryRun {
 			continue
 		}
-		sec, frac := math.Modf(line.TS)
-		t := time.Unix(int64(sec), int64(frac*1e9))
+		t, err := time.Parse(time.RFC3339Nano, line.TS)
+		if err != nil {
+			continue
+		}
 		if s.count == 0 || t.Before(s.first) {
 			s.first = t
 		}
@@ -97,10 +98,10 @@ func churn(t *testing.T, ns, name string) func() {
 // leads, SIGTERMs blue and waits for green to write. It returns both managers' write spans.
 func handoff(t *testing.T, ns, gb string, round int) (blue, green writeSpan) {
 	t.Helper()
-	b := startManager(t, fmt.Sprintf("blue-%d", round), "--zap-log-level=1")
+	b := startManager(t, fmt.Sprintf("blue-%d", round), "--zap-log-level=1", "--zap-time-encoding=rfc3339nano")
 	shadowPortBlue := b.shadowPort
 	waitFor(t, 60*time.Second, "blue leads", func() (bool, string) { return shadowMode(shadowPortBlue) == "leader", shadowMode(shadowPortBlue) })
-	g := startManager(t, fmt.Sprintf("green-%d", round), "--zap-log-level=1")
+	g := startManager(t, fmt.Sprintf("green-%d", round), "--zap-log-level=1", "--zap-time-encoding=rfc3339nano")
 	shadowPortGreen := g.shadowPort
 	waitFor(t, 60*time.Second, "green Ready while blue leads", func() (bool, string) {
 		return g.ready() && shadowMode(shadowPortGreen) == "shadow", shadowMode(shadowPortGreen)
