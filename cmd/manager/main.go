@@ -9,8 +9,6 @@ import (
 	"os"
 	"time"
 
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -19,9 +17,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
-	batchv1 "github.com/siteops/siteops/apis/batch/v1"
-	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/apis"
 	"github.com/siteops/siteops/gitops"
 )
 
@@ -80,20 +76,8 @@ func main() {
 	}
 }
 
-func newScheme() (*runtime.Scheme, error) {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{
-		clientgoscheme.AddToScheme, batchv1.AddToScheme, webappv1.AddToScheme, gitopsv1alpha1.AddToScheme,
-	} {
-		if err := add(s); err != nil {
-			return nil, fmt.Errorf("building scheme: %w", err)
-		}
-	}
-	return s, nil
-}
-
 func run(o options) error {
-	scheme, err := newScheme()
+	scheme, err := apis.NewScheme()
 	if err != nil {
 		return err
 	}

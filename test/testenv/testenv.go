@@ -13,13 +13,10 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	batchv1 "github.com/siteops/siteops/apis/batch/v1"
-	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/apis"
 )
 
 // Options selects what the test control plane serves besides the CRDs.
@@ -45,17 +42,7 @@ func RepoRoot() string {
 }
 
 // Scheme returns a scheme with the built-in types and every siteops API registered.
-func Scheme() (*runtime.Scheme, error) {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{
-		clientgoscheme.AddToScheme, batchv1.AddToScheme, webappv1.AddToScheme, gitopsv1alpha1.AddToScheme,
-	} {
-		if err := add(s); err != nil {
-			return nil, fmt.Errorf("building scheme: %w", err)
-		}
-	}
-	return s, nil
-}
+func Scheme() (*runtime.Scheme, error) { return apis.NewScheme() }
 
 // Start starts etcd and kube-apiserver and installs the CRDs from base/crd/bases (and webhooks from
 // base/webhook when asked). KUBEBUILDER_ASSETS names the binaries; `make test` sets it, and when it is unset

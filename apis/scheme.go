@@ -1,0 +1,27 @@
+// Package apis gathers siteops' API groups.
+package apis
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+
+	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+)
+
+// NewScheme returns a scheme with the built-in Kubernetes types and every siteops API registered: the one
+// the manager, the CLI and the tests share.
+func NewScheme() (*runtime.Scheme, error) {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{
+		clientgoscheme.AddToScheme, batchv1.AddToScheme, webappv1.AddToScheme, gitopsv1alpha1.AddToScheme,
+	} {
+		if err := add(s); err != nil {
+			return nil, fmt.Errorf("building scheme: %w", err)
+		}
+	}
+	return s, nil
+}
