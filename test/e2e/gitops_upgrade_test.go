@@ -109,11 +109,12 @@ spec:
 	}
 	// Stable first: an update that lands before the first revision is stable is an "initial deploy" and
 	// Argo Rollouts promotes it without a pause.
-	waitFor(t, 2*time.Minute, "manager Rollout Healthy with a stable ReplicaSet", func() (bool, string) {
+	waitFor(t, 2*time.Minute, "manager Rollout Healthy with the active Service on its stable ReplicaSet", func() (bool, string) {
 		st := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o",
-			"jsonpath={.status.phase}/{.status.stableRS}/{.status.currentPodHash}/{.status.blueGreen.activeSelector}")
+			"jsonpath={.status.phase}/{.status.stableRS}/{.status.currentPodHash}/{.status.availableReplicas}")
+		svc := jsonpath("-n", system, "get", "svc", "siteops-webhook-service", "-o", "jsonpath={.spec.selector.rollouts-pod-template-hash}")
 		f := strings.Split(st, "/")
-		return len(f) == 4 && f[0] == "Healthy" && f[1] != "" && f[1] == f[2] && f[2] == f[3], st
+		return len(f) == 4 && f[0] == "Healthy" && f[1] != "" && f[1] == f[2] && f[2] == svc && f[3] == "1", st + " active=" + svc
 	})
 	oldHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
 	gens := generations(t, samples)
