@@ -74,7 +74,7 @@ spec:
   destination: {server: "https://kubernetes.default.svc", namespace: %s}
   syncPolicy:
     automated: {prune: true, selfHeal: true}
-    syncOptions: [CreateNamespace=true, ServerSideApply=true, SkipDryRunOnMissingResource=true]
+    syncOptions: [CreateNamespace=true, SkipDryRunOnMissingResource=true]
 `, cluster.gitDaemon, system))
 	app := func() string {
 		return jsonpath("-n", "argocd", "get", "application", "siteops-local", "-o", "jsonpath={.status.sync.status}/{.status.health.status}")
