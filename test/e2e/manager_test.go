@@ -44,16 +44,16 @@ func managerBinary(t testing.TB) string {
 
 // manager is a siteops manager process running on the host against the local cluster.
 type manager struct {
-	name       string
-	cmd        *exec.Cmd
-	log        *bytes.Buffer
-	mu         *sync.Mutex
-	probePort  int
+	name      string
+	cmd       *exec.Cmd
+	log       *bytes.Buffer
+	mu        *sync.Mutex
+	probePort int
 	// receiverPort and shadowPort serve the push receiver and GET /shadow, /writes.
 	receiverPort, shadowPort int
-	done       chan struct{}
-	waitErr    error
-	terminated bool
+	done                     chan struct{}
+	waitErr                  error
+	terminated               bool
 }
 
 // lockedWriter serialises writes to a buffer shared with readers.
