@@ -17,6 +17,10 @@ import (
 // recentLimit bounds how many writes a Report keeps in full.
 const recentLimit = 200
 
+// keyLimit bounds how many distinct dry-run writes a Report remembers to tell repeated ones: a standby that
+// shadows for days sees a new Job name every scheduled minute and must not grow without end.
+const keyLimit = 10000
+
 var shadowWrites = prometheus.NewCounterVec(prometheus.CounterOpts{
 	Name: "siteops_shadow_writes",
 	Help: "Writes a manager that does not hold the leader lease would have made (sent as server-side dry runs), by kind.",
@@ -91,7 +95,10 @@ func (r *Report) Record(w Write) {
 	}
 	r.total++
 	r.byKind[w.Kind]++
-	r.byKey[w.key()]++
+	// Only dry runs can be unexpected; the leader's own writes need no memory of what they wanted.
+	if k := w.key(); w.DryRun && (r.byKey[k] > 0 || len(r.byKey) < keyLimit) {
+		r.byKey[k]++
+	}
 	r.last = w.Time
 	r.recent = append(r.recent, w)
 	if len(r.recent) > recentLimit {
