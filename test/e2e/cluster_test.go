@@ -36,8 +36,13 @@ func runMain(m *testing.M) int {
 		home, _ := os.UserHomeDir()
 		cache = filepath.Join(home, ".cache", "siteops")
 	}
-	cluster.dir = filepath.Join(cache, "e2e-cluster")
-	env := append(os.Environ(), "SITEOPS_CLUSTER_DIR="+cluster.dir, "SITEOPS_CLUSTER_PORT_BASE=26500")
+	// SITEOPS_E2E_PORT_BASE lets two e2e runs share a machine, each with its own ports and state folder.
+	portBase, dirName := "26500", "e2e-cluster"
+	if pb := os.Getenv("SITEOPS_E2E_PORT_BASE"); pb != "" {
+		portBase, dirName = pb, "e2e-cluster-"+pb
+	}
+	cluster.dir = filepath.Join(cache, dirName)
+	env := append(os.Environ(), "SITEOPS_CLUSTER_DIR="+cluster.dir, "SITEOPS_CLUSTER_PORT_BASE="+portBase)
 	// Start from a clean state every run: a previous run's objects would hide bugs.
 	down := exec.Command(script, "down", "--wipe")
 	down.Env, down.Stdout, down.Stderr = env, os.Stderr, os.Stderr
