@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -175,6 +176,7 @@ type renderJob struct {
 type renderResult struct {
 	yaml []byte
 	err  error
+	took time.Duration // wall time of the build (0 when the job never started)
 }
 
 // renderPool builds jobs with at most workers builds at a time; results are in job order. A cancelled ctx
@@ -203,7 +205,9 @@ func renderPool(ctx context.Context, jobs []renderJob, workers int, images []kus
 			if err := ctx.Err(); err != nil {
 				results[i].err = fmt.Errorf("rendering %s: %w", j.name, err)
 			} else {
+				start := time.Now()
 				results[i].yaml, results[i].err = renderInputs(j.in, j.dir, images)
+				results[i].took = time.Since(start)
 			}
 			if done != nil {
 				done(i, results[i])

@@ -51,7 +51,7 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 	files, siteOf := map[string][]byte{}, map[string]string{}
 	for i, j := range jobs {
 		s := plan.states[j.name]
-		s.Rendered = true
+		s.Rendered, s.RenderDuration = true, results[i].took
 		if results[i].err != nil {
 			s.Ready, s.Message = false, o.redactMsg(results[i].err.Error())
 			o.Logger.V(1).Info("site failed", "site", j.name, "error", s.Message)

@@ -22,6 +22,7 @@ func TestSyncFirstRunPublishesEverySiteWithTrailers(t *testing.T) {
 	for _, s := range res.Sites {
 		g.Expect(s.Ready).To(BeTrue(), "site %s: %s", s.Name, s.Message)
 		g.Expect(s.Rendered).To(BeTrue())
+		g.Expect(s.RenderDuration).To(BeNumerically(">", 0), "site %s: its build is timed", s.Name)
 		g.Expect(s.InputDigest).To(HavePrefix("sha256:"))
 		g.Expect(s.LastRenderedRevision).To(Equal(res.SourceRevision))
 	}
@@ -60,6 +61,8 @@ func TestSyncSiteValuesChangeRendersOnlyThatSite(t *testing.T) {
 	g.Expect(site(t, res, "dev").Rendered).To(BeTrue())
 	g.Expect(site(t, res, "prod").Rendered).To(BeFalse())
 	g.Expect(site(t, res, "edge").Rendered).To(BeFalse())
+	g.Expect(site(t, res, "dev").RenderDuration).To(BeNumerically(">", 0))
+	g.Expect(site(t, res, "prod").RenderDuration).To(BeZero(), "a skipped site has no build time")
 	for _, s := range res.Sites {
 		g.Expect(s.Ready).To(BeTrue(), s.Message)
 	}

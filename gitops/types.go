@@ -1,6 +1,8 @@
 package gitops
 
 import (
+	"time"
+
 	"github.com/go-logr/logr"
 )
 
@@ -65,12 +67,13 @@ type SyncOptions struct {
 // SiteState is the outcome of one site in a Sync.
 type SiteState struct {
 	Name                 string
-	InputDigest          string   // digest of every file the site's kustomization graph reaches
-	Ready                bool     // the site's current inputs are rendered and on the target branch
-	Message              string   // kustomize or guard error, or "" ; never contains credentials
-	Warnings             []string // e.g. deprecated `bases:` / `patchesStrategicMerge:`
-	Rendered             bool     // re-rendered in this call (false = skipped, inputs unchanged)
-	LastRenderedRevision string   // source SHA whose output is on the target branch for this site
+	InputDigest          string        // digest of every file the site's kustomization graph reaches
+	Ready                bool          // the site's current inputs are rendered and on the target branch
+	Message              string        // kustomize or guard error, or "" ; never contains credentials
+	Warnings             []string      // e.g. deprecated `bases:` / `patchesStrategicMerge:`
+	Rendered             bool          // re-rendered in this call (false = skipped, inputs unchanged)
+	RenderDuration       time.Duration // wall time of this call's kustomize build of the site (0 when not rendered)
+	LastRenderedRevision string        // source SHA whose output is on the target branch for this site
 }
 
 // SyncResult is the outcome of a Sync.
