@@ -55,6 +55,7 @@ func (r *Reconciler) event(obj runtime.Object, warning bool, reason, action, not
 func (r *Reconciler) emitEvents(_ context.Context, run *syncRun) error {
 	res := run.result
 	pushRetries.Add(float64(res.PushRetries))
+	observeRenderDurations(res.Sites)
 	if res.Pushed {
 		r.event(run.obj, false, EventRendered, actionPush, "pushed %s rendering source %s for sites %s", short(res.RenderedRevision), short(res.SourceRevision),
 			strings.Join(renderedSites(res.Sites), ", "))

@@ -7,6 +7,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/siteops/siteops/gitops"
 )
 
 // Metrics of the SiteSync controller, served by the manager's metrics endpoint.
@@ -16,6 +18,11 @@ var (
 		Help:    "Duration of one SiteSync sync (gitops.Sync: fetch, render of the affected sites, push), by SiteSync.",
 		Buckets: prometheus.ExponentialBuckets(0.05, 2, 14),
 	}, []string{"namespace", "name"})
+	renderDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "siteops_render_duration_seconds",
+		Help:    "Duration of one site's kustomize build in a SiteSync sync (failed builds included), by site.",
+		Buckets: prometheus.ExponentialBuckets(0.01, 2, 14),
+	}, []string{"site"})
 	renderFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "siteops_render_failures_total",
 		Help: "Site renders that failed, by site and reason (KustomizeError, PlaintextSecret, GuardRefused).",
@@ -32,7 +39,16 @@ var (
 )
 
 func init() {
-	metrics.Registry.MustRegister(syncDuration, renderFailures, syncLag, pushRetries)
+	metrics.Registry.MustRegister(syncDuration, renderDuration, renderFailures, syncLag, pushRetries)
+}
+
+// observeRenderDurations adds one sample per site that this sync built to siteops_render_duration_seconds.
+func observeRenderDurations(sites []gitops.SiteState) {
+	for _, s := range sites {
+		if s.Rendered {
+			renderDuration.WithLabelValues(s.Name).Observe(s.RenderDuration.Seconds())
+		}
+	}
 }
 
 // lagTracker remembers, per SiteSync, when its current source revision was first seen and whether its

@@ -58,6 +58,13 @@ func TestSiteSyncMetricsAfterRealSyncs(t *testing.T) {
 	g.Expect(duration.GetHistogram().GetSampleCount()).To(BeNumerically(">=", 1))
 	g.Expect(duration.GetHistogram().GetSampleSum()).To(BeNumerically(">", 0))
 
+	for _, site := range []string{"dev", "staging", "prod"} {
+		render := withLabels(gathered(g, "siteops_render_duration_seconds"), map[string]string{"site": site})
+		g.Expect(render).NotTo(BeNil(), "site %s has its own render duration", site)
+		g.Expect(render.GetHistogram().GetSampleCount()).To(BeNumerically(">=", 1), site)
+		g.Expect(render.GetHistogram().GetSampleSum()).To(BeNumerically(">", 0), site)
+	}
+
 	failures := withLabels(gathered(g, "siteops_render_failures_total"), map[string]string{"site": "metricsbroken", "reason": "GuardRefused"})
 	g.Expect(failures).NotTo(BeNil())
 	g.Expect(failures.GetCounter().GetValue()).To(BeNumerically(">=", 1))
