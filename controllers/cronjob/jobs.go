@@ -200,7 +200,9 @@ func (r *Reconciler) reconcileRun(ctx context.Context, s *scope) error {
 	switch err := r.Create(ctx, job); {
 	case err == nil:
 		r.event(s.cj, corev1.EventTypeNormal, batchv1.ReasonSuccessfulCreate, "Created job %s", job.Name)
-		scheduleLag.Observe(s.now.Sub(at).Seconds())
+		if !r.dryRun() { // a shadow's Job was not created
+			scheduleLag.Observe(s.now.Sub(at).Seconds())
+		}
 	case apierrors.IsAlreadyExists(err):
 		if job, err = r.takeExisting(ctx, s.cj, job.Name); err != nil {
 			return err

@@ -19,6 +19,8 @@ package cronjob
 import (
 	"github.com/prometheus/client_golang/prometheus"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/siteops/siteops/controllers/shadow"
 )
 
 var (
@@ -38,4 +40,11 @@ var (
 
 func init() {
 	metrics.Registry.MustRegister(scheduleLag, missedSchedules)
+}
+
+// dryRun reports whether r writes through a dry-run shadow client: its decisions take no effect, so it
+// observes no schedule metrics (the leader does).
+func (r *Reconciler) dryRun() bool {
+	c, ok := r.Client.(*shadow.Client)
+	return ok && c.DryRun
 }

@@ -84,7 +84,9 @@ func (r *Reconciler) recordMissed(s *scope) {
 		}
 		return
 	}
-	missedSchedules.Add(float64(p.Missed))
+	if !r.dryRun() { // a shadow misses nothing: the leader runs the schedule
+		missedSchedules.Add(float64(p.Missed))
+	}
 	cj.Status.LastMissedTime = &metav1.Time{Time: p.LastMissed}
 	count := fmt.Sprintf("%d", p.Missed)
 	if p.TooMany {
