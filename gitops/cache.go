@@ -9,20 +9,24 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // gitCache is a bare go-git repository under WorkDir that caches one remote URL for one purpose ("src",
 // "src-full", "tgt"), reused across calls for incremental fetches. Its lock serializes the goroutines of this
 // process using it; hold it from open to the last read.
 type gitCache struct {
-	dir  string
-	url  string
-	auth transport.AuthMethod
-	repo *git.Repository
-	mu   *sync.Mutex
+	dir     string
+	url     string
+	auth    transport.AuthMethod
+	repo    *git.Repository
+	storage *filesystem.Storage
+	mu      *sync.Mutex
 }
 
 var cacheLocks sync.Map // dir → *sync.Mutex
@@ -41,13 +45,17 @@ func openCache(workDir, kind, url string, auth transport.AuthMethod) (*gitCache,
 	return c, nil
 }
 
+// open opens the bare repository with its pack files kept open and an object cache until release: a Sync
+// reads thousands of objects, and go-git otherwise opens, stats and closes the pack file for each one.
 func (c *gitCache) open() error {
-	repo, err := git.PlainOpen(c.dir)
+	c.storage = filesystem.NewStorageWithOptions(osfs.New(c.dir), cache.NewObjectLRUDefault(),
+		filesystem.Options{KeepDescriptors: true})
+	repo, err := git.Open(c.storage, nil)
 	if errors.Is(err, git.ErrRepositoryNotExists) {
-		if err := os.MkdirAll(filepath.Dir(c.dir), 0o755); err != nil {
-			return fmt.Errorf("creating work dir: %w", err)
+		if err := os.MkdirAll(c.dir, 0o755); err != nil {
+			return fmt.Errorf("creating cache %s: %w", c.dir, err)
 		}
-		if repo, err = git.PlainInit(c.dir, true); err != nil {
+		if repo, err = git.Init(c.storage, nil); err != nil {
 			return fmt.Errorf("creating cache %s: %w", c.dir, err)
 		}
 		if _, err := repo.CreateRemote(&config.RemoteConfig{Name: git.DefaultRemoteName, URLs: []string{c.url}}); err != nil {
@@ -63,14 +71,26 @@ func (c *gitCache) open() error {
 
 // reset throws the cache away and starts an empty one (e.g. after a failed incremental fetch).
 func (c *gitCache) reset() error {
+	c.closeStorage()
 	if err := os.RemoveAll(c.dir); err != nil {
 		return fmt.Errorf("removing cache %s: %w", c.dir, err)
 	}
 	return c.open()
 }
 
-// release unlocks the cache.
-func (c *gitCache) release() { c.mu.Unlock() }
+// release closes the pack files and unlocks the cache.
+func (c *gitCache) release() {
+	c.closeStorage()
+	c.mu.Unlock()
+}
+
+// closeStorage closes the pack files kept open since open; the object cache goes with the storage.
+func (c *gitCache) closeStorage() {
+	if c.storage != nil {
+		_ = c.storage.Close() // read-only descriptors: nothing to lose
+		c.storage, c.repo = nil, nil
+	}
+}
 
 // remote returns the cache's origin.
 func (c *gitCache) remote() (*git.Remote, error) {

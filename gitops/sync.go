@@ -29,7 +29,7 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 		return res, permanent(fmt.Errorf("target branch %q is the source branch", o.Target.Branch))
 	}
 	tree := newGitTree(src.tree)
-	plan, err := planSites(tree, o)
+	plan, err := planSites(tree, o, memoGuard(src.cache.dir, src.cache.repo.Storer, src.tree))
 	if err != nil {
 		return res, err
 	}
@@ -136,8 +136,9 @@ type sitePlan struct {
 	paths  map[string]string // site → target folder (valid sites only)
 }
 
-// planSites selects the sites and guards each one; a site that fails the guard is failed, not an error.
-func planSites(t fileTree, o SyncOptions) (*sitePlan, error) {
+// planSites selects the sites and guards each one with guard (guardSite with contents, or memoGuard); a site
+// that fails the guard is failed, not an error.
+func planSites(t fileTree, o SyncOptions, guard func(dir string) (*siteInputs, error)) (*sitePlan, error) {
 	names := o.Sites
 	if len(names) == 0 {
 		found, err := discoverSites(t, o.OverlaysDir)
@@ -160,7 +161,7 @@ func planSites(t fileTree, o SyncOptions) (*sitePlan, error) {
 		}
 		valid = append(valid, name)
 		p.dirs[name] = path.Join(cleanRel(o.OverlaysDir), name)
-		in, err := guardSite(t, p.dirs[name], true)
+		in, err := guard(p.dirs[name])
 		if err != nil {
 			var g *guardError
 			if !errors.As(err, &g) {

@@ -139,6 +139,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 func (r *Reconciler) forget(key types.NamespacedName) error {
 	r.lag.forget(key)
 	syncDuration.DeleteLabelValues(key.Namespace, key.Name)
+	gitops.ForgetWorkDir(r.workDir(key))
 	if err := os.RemoveAll(r.workDir(key)); err != nil {
 		return fmt.Errorf("removing clone cache of deleted SiteSync %s: %w", key, err)
 	}
