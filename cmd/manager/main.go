@@ -3,12 +3,14 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"flag"
 	"fmt"
 	"os"
 	"time"
 
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -37,48 +39,53 @@ type options struct {
 	shadowAddr                           string
 }
 
-func parseFlags() (options, zap.Options) {
-	var o options
-	flag.StringVar(&o.metricsAddr, "metrics-bind-address", "127.0.0.1:8443", "Address of the metrics endpoint (HTTPS unless --metrics-secure=false); \"0\" disables it.")
-	flag.BoolVar(&o.secureMetrics, "metrics-secure", true, "Serve metrics over HTTPS with authentication and authorization.")
-	flag.BoolVar(&o.enableHTTP2, "enable-http2", false, "Enable HTTP/2 for the metrics and webhook servers (off: HTTP/2 Rapid Reset and Stream Cancellation CVEs).")
-	flag.StringVar(&o.probeAddr, "health-probe-bind-address", "127.0.0.1:8081", "Address of /healthz and /readyz.")
-	flag.StringVar(&o.receiverAddr, "receiver-bind-address", "127.0.0.1:9292", "Address of the Git push receiver; \"0\" disables it.")
-	flag.BoolVar(&o.enableWebhooks, "enable-webhooks", true, "Serve the admission webhooks.")
-	flag.IntVar(&o.webhookPort, "webhook-port", 9443, "Port of the admission webhook server.")
-	flag.StringVar(&o.webhookCertDir, "webhook-cert-dir", "", "Folder with tls.crt/tls.key for the webhook server (default: controller-runtime's).")
-	flag.BoolVar(&o.leaderElect, "leader-elect", true, "Elect a leader so only one manager reconciles; the others stay Ready as standbys.")
-	flag.StringVar(&o.leaderElectionID, "leader-election-id", "siteops.siteops.dev", "Name of the leader election Lease.")
-	flag.StringVar(&o.leaderElectionNS, "leader-election-namespace", "", "Namespace of the Lease (default: the pod's namespace).")
-	flag.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits before taking over a lease that was not released.")
-	flag.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it gives up.")
-	flag.DurationVar(&o.retry, "leader-elect-retry-period", 500*time.Millisecond, "How often a standby tries to take the lease; bounds the hand-off gap after a release.")
-	flag.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the manager stops (SIGTERM), so a standby takes over within one retry period instead of waiting for the lease to expire. Off is controller-runtime's default, kept for the hand-off benchmark's anchor.")
-	flag.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops", "Folder for Git clones of SiteSync sources and targets.")
-	flag.BoolVar(&o.shadow, "shadow", true, "While not leading, run the CronJob and Guestbook reconcilers with every write sent as a server-side dry run, and report what they would change.")
-	flag.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the plain-HTTP shadow report (GET /shadow, GET /writes); \"0\" disables it.")
-	showVersion := flag.Bool("version", false, "Print the version and exit.")
-	zo := zap.Options{Development: false}
-	zo.BindFlags(flag.CommandLine)
-	flag.Parse()
-	if *showVersion {
-		fmt.Println(gitops.Version)
-		os.Exit(0)
-	}
-	return o, zo
+// parseFlags parses args (without the program name) into the manager's options and the zap logger's.
+// showVersion is --version.
+func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, showVersion bool, err error) {
+	fs.StringVar(&o.metricsAddr, "metrics-bind-address", "127.0.0.1:8443", "Address of the metrics endpoint (HTTPS unless --metrics-secure=false); \"0\" disables it.")
+	fs.BoolVar(&o.secureMetrics, "metrics-secure", true, "Serve metrics over HTTPS with authentication and authorization.")
+	fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "Enable HTTP/2 for the metrics and webhook servers (off: HTTP/2 Rapid Reset and Stream Cancellation CVEs).")
+	fs.StringVar(&o.probeAddr, "health-probe-bind-address", "127.0.0.1:8081", "Address of /healthz and /readyz.")
+	fs.StringVar(&o.receiverAddr, "receiver-bind-address", "127.0.0.1:9292", "Address of the Git push receiver; \"0\" disables it.")
+	fs.BoolVar(&o.enableWebhooks, "enable-webhooks", true, "Serve the admission webhooks.")
+	fs.IntVar(&o.webhookPort, "webhook-port", 9443, "Port of the admission webhook server.")
+	fs.StringVar(&o.webhookCertDir, "webhook-cert-dir", "", "Folder with tls.crt/tls.key for the webhook server (default: controller-runtime's).")
+	fs.BoolVar(&o.leaderElect, "leader-elect", true, "Elect a leader so only one manager reconciles; the others stay Ready as standbys.")
+	fs.StringVar(&o.leaderElectionID, "leader-election-id", "siteops.siteops.dev", "Name of the leader election Lease.")
+	fs.StringVar(&o.leaderElectionNS, "leader-election-namespace", "", "Namespace of the Lease (default: the pod's namespace).")
+	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits before taking over a lease that was not released.")
+	fs.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it gives up.")
+	fs.DurationVar(&o.retry, "leader-elect-retry-period", 500*time.Millisecond, "How often a standby tries to take the lease; bounds the hand-off gap after a release.")
+	fs.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the manager stops (SIGTERM), so a standby takes over within one retry period instead of waiting for the lease to expire. Off is controller-runtime's default, kept for the hand-off benchmark's anchor.")
+	fs.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops", "Folder for Git clones of SiteSync sources and targets.")
+	fs.BoolVar(&o.shadow, "shadow", true, "While not leading, run the CronJob and Guestbook reconcilers with every write sent as a server-side dry run, and report what they would change.")
+	fs.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the plain-HTTP shadow report (GET /shadow, GET /writes); \"0\" disables it.")
+	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
+	zo = zap.Options{Development: false}
+	zo.BindFlags(fs)
+	err = fs.Parse(args)
+	return o, zo, showVersion, err
 }
 
 func main() {
-	o, zo := parseFlags()
+	o, zo, showVersion, err := parseFlags(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		os.Exit(2) // flag.ExitOnError has printed the usage already
+	}
+	if showVersion {
+		fmt.Println(gitops.Version)
+		os.Exit(0)
+	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zo)))
-	log := ctrl.Log.WithName("setup")
-	if err := run(o); err != nil {
-		log.Error(err, "manager exited")
+	if err := run(ctrl.SetupSignalHandler(), ctrl.GetConfigOrDie(), o, clock.RealClock{}); err != nil {
+		ctrl.Log.WithName("setup").Error(err, "manager exited")
 		os.Exit(1)
 	}
 }
 
-func run(o options) error {
+// run runs the manager with options o against the apiserver of cfg until ctx ends; clk drives the
+// reconcilers' schedules and durations.
+func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) error {
 	scheme, err := apis.NewScheme()
 	if err != nil {
 		return err
@@ -91,7 +98,7 @@ func run(o options) error {
 	if o.secureMetrics {
 		metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
 	}
-	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                        scheme,
 		Metrics:                       metricsOpts,
 		HealthProbeBindAddress:        o.probeAddr,
@@ -107,7 +114,7 @@ func run(o options) error {
 	if err != nil {
 		return fmt.Errorf("creating manager: %w", err)
 	}
-	if err := setupFeatures(mgr, o, clock.RealClock{}); err != nil {
+	if err := setupFeatures(mgr, o, clk); err != nil {
 		return err
 	}
 	// Readiness never depends on holding the lease: a standby (the preview colour of a blue/green upgrade) must
@@ -123,7 +130,7 @@ func run(o options) error {
 		return fmt.Errorf("adding ready check: %w", err)
 	}
 	ctrl.Log.WithName("setup").Info("manager started", "version", gitops.Version, "leaderElection", o.leaderElect)
-	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("running manager: %w", err)
 	}
 	return nil
