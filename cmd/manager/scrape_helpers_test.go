@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	"github.com/siteops/siteops/test/testenv"
+)
+
+// eventually bounds every wait of these tests on a loaded 2-core machine; it is not a timing assertion.
+const eventually = 90 * time.Second
+
+// offsetClock is the real clock moved forward by offset: schedules that fall due within offset of an
+// object's creation are due at once, and durations still grow as real time passes.
+type offsetClock struct {
+	clock.RealClock
+	offset time.Duration
+}
+
+// Now is the real time plus offset.
+func (c offsetClock) Now() time.Time { return time.Now().Add(c.offset) }
+
+// Since is the time from t to Now.
+func (c offsetClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	NewWithT(t).Expect(err).NotTo(HaveOccurred())
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// lockedBuffer is a bytes.Buffer safe for the logger's writes while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// scraper reads the manager's metrics endpoint the way Prometheus does: HTTPS, bearer token.
+type scraper struct {
+	url    string
+	client *http.Client
+}
+
+// newScraper scrapes https://addr/metrics. The manager's certificate is self-signed (no cert dir), so it is
+// not verified; the client offers HTTP/2 so the test sees that the server refuses it.
+func newScraper(addr string) *scraper {
+	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2", "http/1.1"}}, //nolint:gosec // test, self-signed
+		ForceAttemptHTTP2: true}
+	return &scraper{url: "https://" + addr + "/metrics", client: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
+}
+
+// get scrapes with token ("" sends none) and returns the response and its body.
+func (s *scraper) get(token string) (*http.Response, []byte, error) {
+	req, err := http.NewRequest(http.MethodGet, s.url, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp, body, err
+}
+
+// families scrapes with token and parses the text exposition; anything but 200 is an error.
+func (s *scraper) families(token string) (map[string]*dto.MetricFamily, error) {
+	resp, body, err := s.get(token)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s: %s", s.url, resp.Status, body)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	return p.TextToMetricFamilies(bytes.NewReader(body))
+}
+
+// series returns the metrics of family name whose labels include want.
+func series(fams map[string]*dto.MetricFamily, name string, want map[string]string) []*dto.Metric {
+	var out []*dto.Metric
+	for _, m := range fams[name].GetMetric() {
+		n := 0
+		for _, l := range m.GetLabel() {
+			if v, ok := want[l.GetName()]; ok && v == l.GetValue() {
+				n++
+			}
+		}
+		if n == len(want) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// value sums the counter or gauge values of the series of name that match want.
+func value(fams map[string]*dto.MetricFamily, name string, want map[string]string) float64 {
+	var sum float64
+	for _, m := range series(fams, name, want) {
+		sum += m.GetCounter().GetValue() + m.GetGauge().GetValue()
+	}
+	return sum
+}
+
+// histogramOf returns the sample count and sum of the histogram series of name that match want (summed).
+func histogramOf(fams map[string]*dto.MetricFamily, name string, want map[string]string) (uint64, float64) {
+	var count uint64
+	var sum float64
+	for _, m := range series(fams, name, want) {
+		count += m.GetHistogram().GetSampleCount()
+		sum += m.GetHistogram().GetSampleSum()
+	}
+	return count, sum
+}
+
+// serviceAccountToken creates ServiceAccount name in ns, binds it to clusterRole when that is not "", and
+// returns a token for it from the TokenRequest API, as a Prometheus pod would have mounted.
+func serviceAccountToken(t *testing.T, cs *kubernetes.Clientset, k8s client.Client, ns, name, clusterRole string) string {
+	t.Helper()
+	g, ctx := NewWithT(t), context.Background()
+	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+	g.Expect(k8s.Create(ctx, sa)).To(Succeed())
+	if clusterRole != "" {
+		g.Expect(k8s.Create(ctx, &rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: name + "-" + clusterRole},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: clusterRole},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: ns, Name: name}},
+		})).To(Succeed())
+	}
+	tr, err := cs.CoreV1().ServiceAccounts(ns).CreateToken(ctx, name, &authenticationv1.TokenRequest{
+		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptrInt64(3600)}}, metav1.CreateOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	return tr.Status.Token
+}
+
+func ptrInt64(v int64) *int64 { return &v }
+
+// applyShippedClusterRole creates the ClusterRole of base/rbac/<file>, as `make build-installer` ships it.
+func applyShippedClusterRole(t *testing.T, k8s client.Client, file string) {
+	t.Helper()
+	g := NewWithT(t)
+	data, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "base", "rbac", file))
+	g.Expect(err).NotTo(HaveOccurred())
+	role := &rbacv1.ClusterRole{}
+	g.Expect(yaml.Unmarshal(data, role)).To(Succeed())
+	g.Expect(k8s.Create(context.Background(), role)).To(Succeed())
+}
+
+// addrOf is 127.0.0.1:port.
+func addrOf(port int) string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)) }
