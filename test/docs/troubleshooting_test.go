@@ -1,0 +1,126 @@
+// Package docs checks that README.md keeps up with the code it documents.
+package docs
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/siteops/siteops/test/testenv"
+)
+
+// conditionFiles maps each API's conditions file to the kind its Troubleshooting rows start with.
+var conditionFiles = map[string]string{
+	"apis/batch/v1/conditions.go":        "CronJob",
+	"apis/webapp/v1/conditions.go":       "Guestbook",
+	"apis/gitops/v1alpha1/conditions.go": "SiteSync",
+}
+
+// TestTroubleshootingTableNamesEveryConditionAndReason fails when a Condition* or Reason* constant of
+// apis/ is missing from README.md's Troubleshooting table: each needs a row `| Kind | ...` naming its value
+// in backquotes, so whoever adds a reason also says what it means and what to do.
+func TestTroubleshootingTableNamesEveryConditionAndReason(t *testing.T) {
+	root := testenv.RepoRoot()
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := troubleshootingRows(t, string(readme))
+	total := 0
+	for file, kind := range conditionFiles {
+		consts := conditionConstants(t, filepath.Join(root, file))
+		if len(consts) == 0 {
+			t.Fatalf("%s: no Condition*/Reason* constants found; is the file still there?", file)
+		}
+		for _, name := range sortedKeys(consts) {
+			value := consts[name]
+			total++
+			if !anyRowNames(rows[kind], value) {
+				t.Errorf("README.md Troubleshooting: no `| %s |` row names `%s` (%s.%s)", kind, value, filepath.Dir(file), name)
+			}
+		}
+	}
+	t.Logf("%d condition types and reasons checked against the table", total)
+}
+
+// troubleshootingRows returns the table rows of README.md's "## Troubleshooting" section by their first cell.
+func troubleshootingRows(t *testing.T, readme string) map[string][]string {
+	t.Helper()
+	_, section, ok := strings.Cut(readme, "\n## Troubleshooting\n")
+	if !ok {
+		t.Fatal(`README.md has no "## Troubleshooting" section`)
+	}
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 || !strings.HasPrefix(line, "|") {
+			continue
+		}
+		kind := strings.TrimSpace(cells[1])
+		rows[kind] = append(rows[kind], line)
+	}
+	return rows
+}
+
+// anyRowNames reports whether one of rows holds `value` in backquotes.
+func anyRowNames(rows []string, value string) bool {
+	for _, r := range rows {
+		if strings.Contains(r, "`"+value+"`") {
+			return true
+		}
+	}
+	return false
+}
+
+// conditionConstants parses file and returns its string constants named Condition* or Reason*, by name.
+func conditionConstants(t *testing.T, file string) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if !strings.HasPrefix(n.Name, "Condition") && !strings.HasPrefix(n.Name, "Reason") || i >= len(vs.Values) {
+					continue
+				}
+				lit, ok := vs.Values[i].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					continue
+				}
+				v, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[n.Name] = v
+			}
+		}
+	}
+	return out
+}
+
+// sortedKeys is for stable messages.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
