@@ -16,8 +16,12 @@ import (
 //  2. a push changing the Guestbook size in overlays/local/site-values.yaml, announced by a signed push webhook,
 //     becomes a rendered commit naming the pushed SHA, Argo CD syncs it and the Guestbook runs at the new size;
 //  3. a push changing the manager image in the overlay pauses the Rollout with a preview ReplicaSet while the
-//     active Service keeps the old pods; `kubectl argo rollouts promote` switches it; a further bump aborted
-//     with `kubectl argo rollouts abort` leaves every Guestbook and CronJob untouched.
+//     active Service keeps the old pods; the pre-promotion analysis, run by the real Argo Rollouts controller,
+//     reads the shadow report of a standby manager (green, on the host, where the kwok pods' binary would run)
+//     and succeeds; `kubectl argo rollouts promote` switches the active Service;
+//  4. once green's shadow report shows unexpected writes (a Guestbook whose Deployment a ResourceQuota
+//     forbids: green keeps wanting to create it), a further bump fails its analysis and is aborted without a
+//     promote: the active Service stays, and no Guestbook or CronJob spec changes across both upgrades.
 func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
 	const (
 		token   = "e2e-receiver-token-7f3a"
@@ -31,11 +35,17 @@ func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
 		"--webhook-cert-dir="+certDir)
 	waitFor(t, 60*time.Second, "manager Ready", func() (bool, string) { return mgr.ready(), "" })
 
-	// The source repository: this checkout's base/ and overlays/, with the local site's webhook routing.
+	// The preview colour's shadow report comes from green, a standby manager on the host (same lease as mgr),
+	// started in step 3 on this port.
+	greenShadowPort := freePort(t)
+
+	// The source repository: this checkout's base/ and overlays/, with the local site's webhook and shadow
+	// report routing.
 	work := t.TempDir()
 	copyTree(t, work, "base", "overlays")
 	writeFile(t, work, "overlays/local/webhook-mutating.yaml", webhookRouting("mutate", webhookPort, caBundle))
 	writeFile(t, work, "overlays/local/webhook-validating.yaml", webhookRouting("validate", webhookPort, caBundle))
+	writeFile(t, work, "overlays/local/analysis-shadow-report.yaml", shadowReportRouting(greenShadowPort))
 	bare := filepath.Join(cluster.gitRoot, "siteops.git")
 	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", bare)
 	git(t, work, "init", "-q", "-b", "main")
@@ -118,6 +128,11 @@ spec:
 	})
 	oldHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
 	gens := generations(t, samples)
+	// Green starts once the samples are settled, as a new colour would: a standby that shadows converged objects.
+	green := startManager(t, "green", fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", greenShadowPort))
+	waitFor(t, 60*time.Second, "green Ready in shadow mode", func() (bool, string) {
+		return green.ready() && shadowMode(greenShadowPort) == "shadow", shadowMode(greenShadowPort)
+	})
 	bumpImage(t, work, bare, mgr.receiverPort, token, "v0.1.0", "v0.2.0")
 	waitFor(t, 3*time.Minute, "Rollout Paused with a preview ReplicaSet", func() (bool, string) {
 		preview := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.blueGreen.previewSelector}")
@@ -130,6 +145,17 @@ spec:
 		t.Fatalf("active Service moved before promotion: %q, want %q", active(), oldHash)
 	}
 	newHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
+	analysis := func() string {
+		return jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o",
+			"jsonpath={.status.blueGreen.prePromotionAnalysisRunStatus.name}/{.status.blueGreen.prePromotionAnalysisRunStatus.status}")
+	}
+	waitFor(t, 2*time.Minute, "pre-promotion analysis Successful", func() (bool, string) {
+		return strings.HasSuffix(analysis(), "/Successful"), analysis() + " " + shadowReport(greenShadowPort)
+	})
+	passed := strings.TrimSuffix(analysis(), "/Successful")
+	if active() != oldHash {
+		t.Fatalf("active Service moved during the analysis: %q, want %q", active(), oldHash)
+	}
 	t.Logf("before promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
 	t.Logf("$ kubectl argo rollouts promote siteops-manager\n%s", kubectl(t, "argo", "rollouts", "-n", system, "promote", "siteops-manager"))
 	waitFor(t, 2*time.Minute, "active Service on the new ReplicaSet, Healthy", func() (bool, string) {
@@ -137,11 +163,18 @@ spec:
 	})
 	t.Logf("after promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
 
-	// A further bump, aborted: the active colour stays and no Guestbook or CronJob spec changes.
+	// 4. Green's shadow report shows a write it keeps wanting; a further bump fails its analysis and is aborted:
+	// the active colour stays and no Guestbook or CronJob spec changes.
+	disagree(t, "e2e-shadow-disagree")
+	waitFor(t, time.Minute, "green's shadow report shows unexpected writes", func() (bool, string) {
+		return unexpectedWrites(greenShadowPort) > 0, shadowReport(greenShadowPort)
+	})
 	bumpImage(t, work, bare, mgr.receiverPort, token, "v0.2.0", "v0.3.0")
-	waitFor(t, 3*time.Minute, "Rollout Paused on v0.3.0", func() (bool, string) { return phase() == "Paused", phase() })
-	t.Logf("$ kubectl argo rollouts abort siteops-manager\n%s", kubectl(t, "argo", "rollouts", "-n", system, "abort", "siteops-manager"))
-	waitFor(t, time.Minute, "Rollout aborted", func() (bool, string) { return phase() == "Degraded", phase() })
+	waitFor(t, 3*time.Minute, "pre-promotion analysis of v0.3.0 Failed, Rollout aborted", func() (bool, string) {
+		a := analysis()
+		return phase() == "Degraded" && strings.HasSuffix(a, "/Failed") && !strings.HasPrefix(a, passed+"/"), phase() + " " + a
+	})
+	t.Logf("after the failed analysis:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
 	if active() != newHash {
 		t.Fatalf("abort moved the active Service to %q, want %q", active(), newHash)
 	}
