@@ -4,6 +4,7 @@ package apis
 import (
 	"fmt"
 
+	rolloutsv1alpha1 "github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
@@ -12,12 +13,14 @@ import (
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 )
 
-// NewScheme returns a scheme with the built-in Kubernetes types and every siteops API registered: the one
-// the manager, the CLI and the tests share.
+// NewScheme returns a scheme with the built-in Kubernetes types, every siteops API and Argo Rollouts' typed API
+// (the manager's own Rollout and its AnalysisRuns, read for SiteSync status) registered: the one the manager, the
+// CLI and the tests share.
 func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{
 		clientgoscheme.AddToScheme, batchv1.AddToScheme, webappv1.AddToScheme, gitopsv1alpha1.AddToScheme,
+		rolloutsv1alpha1.AddToScheme,
 	} {
 		if err := add(s); err != nil {
 			return nil, fmt.Errorf("building scheme: %w", err)
