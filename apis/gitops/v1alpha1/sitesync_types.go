@@ -70,6 +70,12 @@ type SiteSyncSpec struct {
 	// Receiver enables the push receiver endpoint POST /hook/<namespace>/<name> for this SiteSync.
 	// +optional
 	Receiver *Receiver `json:"receiver,omitempty"`
+
+	// ManagerRollout names the Argo Rollouts Rollout of siteops' own manager, reported in status.manager.
+	// Empty fields mean siteops-system/siteops-manager; no such Rollout (or no Argo Rollouts) leaves
+	// status.manager out.
+	// +optional
+	ManagerRollout *ManagerRolloutReference `json:"managerRollout,omitempty"`
 }
 
 // GitSource is the repository, revision and folder the site overlays are read from.
@@ -206,6 +212,11 @@ type SiteSyncStatus struct {
 	// LastHandledTrigger is the value of the gitops.siteops.dev/requestedAt annotation last handled.
 	// +optional
 	LastHandledTrigger string `json:"lastHandledTrigger,omitempty"`
+
+	// Manager is the state of siteops' own manager Rollout (spec.managerRollout): phase, stable and preview
+	// images and the shadow verdict of the preview.
+	// +optional
+	Manager *ManagerStatus `json:"manager,omitempty"`
 }
 
 // +kubebuilder:object:root=true
