@@ -9,6 +9,7 @@ import (
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
 	"github.com/siteops/siteops/controllers/cronjob"
 	"github.com/siteops/siteops/controllers/guestbook"
+	"github.com/siteops/siteops/controllers/managerstatus"
 	"github.com/siteops/siteops/controllers/sitesync"
 )
 
@@ -43,6 +44,11 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock) error {
 		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir}
 	if err := ss.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the SiteSync controller: %w", err)
+	}
+	// status.manager of every SiteSync: the manager Rollout and its shadow verdict, for the person promoting.
+	ms := &managerstatus.Reconciler{Client: wc.leader, APIReader: mgr.GetAPIReader()}
+	if err := ms.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the SiteSync manager-status controller: %w", err)
 	}
 	if o.receiverAddr != "0" {
 		if err := mgr.Add(sitesync.NewReceiverServer(o.receiverAddr, mgr.GetClient(), mgr.GetAPIReader(), clk)); err != nil {

@@ -24,6 +24,8 @@ type Options struct {
 	// Webhooks installs base/webhook's admission configuration pointing at a local webhook server; the test
 	// must then start a manager with WebhookServerOptions() so the apiserver can reach it.
 	Webhooks bool
+	// CRDPaths are more CRD files or folders to install, such as ArgoRolloutsCRDs().
+	CRDPaths []string
 }
 
 // Env is a running test control plane.
@@ -59,7 +61,7 @@ func Start(opts Options) (*Env, error) {
 	}
 	env := &envtest.Environment{
 		BinaryAssetsDirectory: assets,
-		CRDDirectoryPaths:     []string{filepath.Join(root, "base", "crd", "bases")},
+		CRDDirectoryPaths:     append([]string{filepath.Join(root, "base", "crd", "bases")}, opts.CRDPaths...),
 		ErrorIfCRDPathMissing: true,
 		Scheme:                scheme,
 	}
@@ -68,6 +70,8 @@ func Start(opts Options) (*Env, error) {
 	if os.Getenv("KUBEBUILDER_CONTROLPLANE_START_TIMEOUT") == "" {
 		env.ControlPlaneStartTimeout = 3 * time.Minute
 	}
+	// Likewise for the CRDs to be served (envtest waits 10 s by default), more so with Argo Rollouts' large ones.
+	env.CRDInstallOptions.MaxTime = 2 * time.Minute
 	if opts.Webhooks {
 		env.WebhookInstallOptions = envtest.WebhookInstallOptions{
 			Paths:            []string{filepath.Join(root, "base", "webhook", "manifests.yaml")},
@@ -95,4 +99,17 @@ func assetsDir(root string) (string, error) {
 		return "", fmt.Errorf("locating envtest binaries with hack/envtest.sh: %w", err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// ArgoRolloutsCRDs returns the CRD files of Argo Rollouts' Rollout and AnalysisRun, read from the module cache
+// copy of github.com/argoproj/argo-rollouts that go.mod requires (nothing is downloaded or committed).
+func ArgoRolloutsCRDs() ([]string, error) {
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/argoproj/argo-rollouts")
+	cmd.Dir = RepoRoot()
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("locating the argo-rollouts module with go list -m: %w", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "manifests", "crds")
+	return []string{filepath.Join(dir, "rollout-crd.yaml"), filepath.Join(dir, "analysis-run-crd.yaml")}, nil
 }
