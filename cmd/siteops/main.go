@@ -6,6 +6,7 @@
 //	siteops render --dir DIR [--image name=ref]...           render any kustomization folder
 //	siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
 //	siteops sites [--repo DIR] [--since REV]
+//	siteops status [-n NAMESPACE | -A] [NAME]                SiteSyncs and the manager Rollout (blue/green)
 //	siteops version
 package main
 
@@ -31,6 +32,7 @@ Usage:
   siteops render --dir DIR [--image name=newName:tag]...
   siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
   siteops sites [--repo DIR] [--since REV]
+  siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
   siteops version
 
 Run "siteops <command> -h" for the flags of a command.
@@ -61,6 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runDiff(ctx, args[1:], stdout, stderr)
 	case "sites":
 		err = runSites(args[1:], stdout, stderr)
+	case "status":
+		err = runStatus(ctx, args[1:], stdout, stderr)
 	case "version":
 		err = runVersion(stdout)
 	case "help", "-h", "--help":

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/siteops/siteops/apis"
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+)
+
+// runStatus prints the SiteSyncs of a namespace (or one of them): revisions, conditions and the manager
+// Rollout the person promoting an upgrade needs (phase, stable and preview images, shadow verdict).
+func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("status", "[--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]", stderr)
+	kubeconfig := fs.String("kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)")
+	namespace := fs.String("n", "", "namespace of the SiteSyncs (default: the kubeconfig context's)")
+	all := fs.Bool("A", false, "SiteSyncs of every namespace")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 || (*all && fs.NArg() == 1) {
+		fs.Usage()
+		return errUsage
+	}
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = *kubeconfig
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{})
+	cfg, err := cc.ClientConfig()
+	if err != nil {
+		return fmt.Errorf("loading kubeconfig: %w", err)
+	}
+	ns := *namespace
+	if ns == "" && !*all {
+		if ns, _, err = cc.Namespace(); err != nil {
+			return fmt.Errorf("reading the kubeconfig namespace: %w", err)
+		}
+	}
+	scheme, err := apis.NewScheme()
+	if err != nil {
+		return err
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return fmt.Errorf("connecting to the cluster: %w", err)
+	}
+	var items []gitopsv1alpha1.SiteSync
+	if fs.NArg() == 1 {
+		obj := &gitopsv1alpha1.SiteSync{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: fs.Arg(0)}, obj); err != nil {
+			return fmt.Errorf("getting SiteSync %s/%s: %w", ns, fs.Arg(0), err)
+		}
+		items = append(items, *obj)
+	} else {
+		list := &gitopsv1alpha1.SiteSyncList{}
+		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return fmt.Errorf("listing SiteSyncs: %w", err)
+		}
+		items = list.Items
+	}
+	return writeStatus(stdout, items)
+}
+
+// writeStatus prints each SiteSync: revisions, one line per condition, then its status.manager.
+func writeStatus(w io.Writer, items []gitopsv1alpha1.SiteSync) error {
+	var b strings.Builder
+	if len(items) == 0 {
+		b.WriteString("no SiteSyncs\n")
+	}
+	for i, ss := range items {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		st := ss.Status
+		fmt.Fprintf(&b, "SiteSync %s/%s  source %s  rendered %s\n", ss.Namespace, ss.Name, short(st.SourceRevision), short(st.RenderedRevision))
+		for _, c := range st.Conditions {
+			fmt.Fprintf(&b, "  %-9s %s=%s (%s) %s\n", "condition", c.Type, c.Status, c.Reason, oneLine(c.Message))
+		}
+		m := st.Manager
+		if m == nil {
+			fmt.Fprintf(&b, "  %-9s not found\n", "manager")
+			continue
+		}
+		phase := m.Phase
+		if m.Message != "" {
+			phase += " (" + oneLine(m.Message) + ")"
+		}
+		shadow := string(m.ShadowVerdict)
+		if m.AnalysisRun != "" {
+			shadow += " (AnalysisRun " + m.AnalysisRun + ")"
+		}
+		fmt.Fprintf(&b, "  %-9s Rollout %s: %s\n", "manager", m.Rollout, phase)
+		fmt.Fprintf(&b, "  %-9s %s\n", "stable", orNone(m.StableImage))
+		fmt.Fprintf(&b, "  %-9s %s\n", "preview", orNone(m.PreviewImage))
+		fmt.Fprintf(&b, "  %-9s %s\n", "shadow", shadow)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// short is a commit SHA's first 12 characters, or "-".
+func short(sha string) string {
+	if sha == "" {
+		return "-"
+	}
+	return sha[:min(12, len(sha))]
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// oneLine keeps a message on its table row.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
