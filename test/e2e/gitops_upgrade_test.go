@@ -153,6 +153,14 @@ spec:
 		return strings.HasSuffix(analysis(), "/Successful"), analysis() + " " + shadowReport(greenShadowPort)
 	})
 	passed := strings.TrimSuffix(analysis(), "/Successful")
+	// SiteSync status shows the person promoting what they are about to promote (status.manager).
+	managerStatus := func() string {
+		return jsonpath("-n", "hub", "get", "sitesync", "sites", "-o",
+			"jsonpath={.status.manager.phase} {.status.manager.stableImage} {.status.manager.previewImage} {.status.manager.shadowVerdict}")
+	}
+	waitFor(t, time.Minute, "SiteSync status.manager shows the paused preview and its verdict", func() (bool, string) {
+		return managerStatus() == "Paused ghcr.io/siteops/manager:v0.1.0 ghcr.io/siteops/manager:v0.2.0 Successful", managerStatus()
+	})
 	if active() != oldHash {
 		t.Fatalf("active Service moved during the analysis: %q, want %q", active(), oldHash)
 	}
@@ -175,6 +183,11 @@ spec:
 		return phase() == "Degraded" && strings.HasSuffix(a, "/Failed") && !strings.HasPrefix(a, passed+"/"), phase() + " " + a
 	})
 	t.Logf("after the failed analysis:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
+	waitFor(t, time.Minute, "SiteSync status.manager shows the failed verdict", func() (bool, string) {
+		return managerStatus() == "Degraded ghcr.io/siteops/manager:v0.2.0 ghcr.io/siteops/manager:v0.3.0 Failed", managerStatus()
+	})
+	t.Logf("$ kubectl get sitesync sites -o jsonpath={.status.manager}\n%s",
+		jsonpath("-n", "hub", "get", "sitesync", "sites", "-o", "jsonpath={.status.manager}"))
 	if active() != newHash {
 		t.Fatalf("abort moved the active Service to %q, want %q", active(), newHash)
 	}
