@@ -25,18 +25,21 @@ import (
 
 // options are the manager's flags.
 type options struct {
-	metricsAddr, probeAddr, receiverAddr string
-	secureMetrics, enableHTTP2           bool
-	enableWebhooks                       bool
-	webhookPort                          int
-	webhookCertDir                       string
-	leaderElect                          bool
-	leaderElectionID, leaderElectionNS   string
-	leaseDuration, renewDeadline, retry  time.Duration
-	releaseOnCancel                      bool
-	workDir                              string
-	shadow                               bool
-	shadowAddr                           string
+	metricsAddr, probeAddr, receiverAddr  string
+	secureMetrics, enableHTTP2            bool
+	enableWebhooks                        bool
+	webhookPort                           int
+	webhookCertDir                        string
+	leaderElect                           bool
+	leaderElectionID, leaderElectionNS    string
+	leaseDuration, renewDeadline, retry   time.Duration
+	releaseOnCancel                       bool
+	workDir                               string
+	shadow                                bool
+	shadowAddr                            string
+	certSource, certSecret, certNamespace string
+	certService                           string
+	mutatingWebhook, validatingWebhook    string
 }
 
 // parseFlags parses args (without the program name) into the manager's options and the zap logger's.
@@ -60,6 +63,12 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops", "Folder for Git clones of SiteSync sources and targets.")
 	fs.BoolVar(&o.shadow, "shadow", true, "While not leading, run the CronJob and Guestbook reconcilers with every write sent as a server-side dry run, and report what they would change.")
 	fs.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the plain-HTTP shadow report (GET /shadow, GET /writes); \"0\" disables it.")
+	fs.StringVar(&o.certSource, "cert-source", certSourceFiles, "Webhook serving certificate: \"files\" reads --webhook-cert-dir (cert-manager's Secret mounted there); \"self\" keeps a CA and certificate in --cert-secret, writes them to --webhook-cert-dir (default a folder under the OS temp dir) and injects the CA into the webhook configurations.")
+	fs.StringVar(&o.certSecret, "cert-secret", "siteops-webhook-server-cert", "With --cert-source=self: the Secret holding the CA and serving certificate, shared by both colours.")
+	fs.StringVar(&o.certNamespace, "cert-namespace", "siteops-system", "With --cert-source=self: namespace of --cert-secret and --cert-service.")
+	fs.StringVar(&o.certService, "cert-service", "siteops-webhook-service", "With --cert-source=self: the webhook Service the certificate names.")
+	fs.StringVar(&o.mutatingWebhook, "mutating-webhook-configuration", "siteops-mutating-webhook-configuration", "With --cert-source=self: the MutatingWebhookConfiguration that gets the CA.")
+	fs.StringVar(&o.validatingWebhook, "validating-webhook-configuration", "siteops-validating-webhook-configuration", "With --cert-source=self: the ValidatingWebhookConfiguration that gets the CA.")
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	zo = zap.Options{Development: false}
 	zo.BindFlags(fs)
@@ -98,11 +107,15 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if o.secureMetrics {
 		metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
 	}
+	certDir, rotator, err := setupCerts(ctx, cfg, scheme, o)
+	if err != nil {
+		return err
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                        scheme,
 		Metrics:                       metricsOpts,
 		HealthProbeBindAddress:        o.probeAddr,
-		WebhookServer:                 webhook.NewServer(webhook.Options{Port: o.webhookPort, CertDir: o.webhookCertDir, TLSOpts: tlsOpts}),
+		WebhookServer:                 webhook.NewServer(webhook.Options{Port: o.webhookPort, CertDir: certDir, TLSOpts: tlsOpts}),
 		LeaderElection:                o.leaderElect,
 		LeaderElectionID:              o.leaderElectionID,
 		LeaderElectionNamespace:       o.leaderElectionNS,
@@ -113,6 +126,11 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	})
 	if err != nil {
 		return fmt.Errorf("creating manager: %w", err)
+	}
+	if rotator != nil {
+		if err := mgr.Add(rotator); err != nil {
+			return fmt.Errorf("adding the webhook certificate rotator: %w", err)
+		}
 	}
 	if err := setupFeatures(mgr, o, clk); err != nil {
 		return err

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/siteops/siteops/controllers/webhookcerts"
+)
+
+// Webhook certificate sources (--cert-source).
+const (
+	// certSourceFiles reads tls.crt/tls.key from --webhook-cert-dir, written by someone else (cert-manager).
+	certSourceFiles = "files"
+	// certSourceSelf has the manager keep its own CA and serving certificate (controllers/webhookcerts).
+	certSourceSelf = "self"
+)
+
+// selfCertRetry is how often the manager tries again to obtain its certificate before serving webhooks.
+const selfCertRetry = 2 * time.Second
+
+// setupCerts returns the webhook server's certificate folder and, with --cert-source=self, the Rotator that
+// keeps it (to be added to the manager). With self it first makes sure the certificate is there, retrying until
+// ctx ends: the webhook server reads its files when it starts.
+func setupCerts(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, o options) (string, *webhookcerts.Rotator, error) {
+	if !o.enableWebhooks {
+		return o.webhookCertDir, nil, nil
+	}
+	switch o.certSource {
+	case certSourceFiles:
+		return o.webhookCertDir, nil, nil
+	case certSourceSelf:
+	default:
+		return "", nil, fmt.Errorf("--cert-source=%q: want %s or %s", o.certSource, certSourceSelf, certSourceFiles)
+	}
+	dir := o.webhookCertDir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "siteops-webhook-certs")
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return "", nil, fmt.Errorf("creating the webhook certificate client: %w", err)
+	}
+	svc, ns := o.certService, o.certNamespace
+	r := &webhookcerts.Rotator{
+		Client:             c,
+		Secret:             types.NamespacedName{Namespace: ns, Name: o.certSecret},
+		Hosts:              []string{svc + "." + ns + ".svc", svc + "." + ns + ".svc.cluster.local", svc + "." + ns, svc},
+		CertDir:            dir,
+		MutatingWebhooks:   []string{o.mutatingWebhook},
+		ValidatingWebhooks: []string{o.validatingWebhook},
+	}
+	log := ctrl.Log.WithName("webhook-certs")
+	for {
+		err := r.Ensure(ctx)
+		if err == nil {
+			return dir, r, nil
+		}
+		log.Error(err, "webhook certificate not ready; the webhook server waits", "retryIn", selfCertRetry)
+		select {
+		case <-ctx.Done():
+			return "", nil, fmt.Errorf("waiting for the webhook certificate: %w", ctx.Err())
+		case <-time.After(selfCertRetry):
+		}
+	}
+}
