@@ -250,7 +250,3 @@ type SiteSyncList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []SiteSync `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&SiteSync{}, &SiteSyncList{})
-}

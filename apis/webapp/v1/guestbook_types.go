@@ -138,7 +138,3 @@ type GuestbookList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []Guestbook `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&Guestbook{}, &GuestbookList{})
-}
