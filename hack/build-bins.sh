@@ -126,6 +126,16 @@ build_kustomize() {
   GOBIN=$1 go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
 }
 
+# wait_for waits up to $2 seconds (by the clock, not by count) for process $1 to end; it fails while the
+# process is still running.
+wait_for() {
+  local until=$(($(date +%s) + $2))
+  while kill -0 "$1" 2>/dev/null; do
+    [ "$(date +%s)" -lt "$until" ] || return 1
+    sleep 1
+  done
+}
+
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(etcd kube kwok rollouts argocd kustomize)
 for s in "${steps[@]}"; do
@@ -134,7 +144,11 @@ for s in "${steps[@]}"; do
   log "$s: building into $out (cold build, see the times in the header of this script)"
   start=$(date +%s)
   rm -rf "$out.tmp" && mkdir -p "$out.tmp"
-  (build_"$s" "$out.tmp")
+  # A cold build prints nothing for minutes: say every minute that it is still going.
+  (build_"$s" "$out.tmp") &
+  pid=$!
+  while ! wait_for "$pid" 60; do log "$s: still building ($(($(date +%s) - start))s so far)"; done
+  wait "$pid"
   touch "$out.tmp/.complete"
   rm -rf "$out" && mv "$out.tmp" "$out"
   log "$s: done in $(($(date +%s) - start))s"
