@@ -277,9 +277,10 @@ func digestFiles(files map[string][]byte) string {
 	}
 	sort.Strings(paths)
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00", digestSalt)
+	// Writes to a hash.Hash never fail.
+	_, _ = fmt.Fprintf(h, "%s\x00", digestSalt)
 	for _, p := range paths {
-		fmt.Fprintf(h, "%s\x00%d\x00", p, len(files[p]))
+		_, _ = fmt.Fprintf(h, "%s\x00%d\x00", p, len(files[p]))
 		h.Write(files[p])
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))

@@ -156,7 +156,7 @@ func refusePlaintextSecrets(m resmap.ResMap) error {
 				if ns := r.GetNamespace(); ns != "" {
 					id = ns + "/" + id
 				}
-				return fmt.Errorf("Secret %q carries plaintext %s: keep secrets out of Git "+
+				return fmt.Errorf("secret %q carries plaintext %s: keep secrets out of Git "+
 					"(use SealedSecrets or ExternalSecrets)", id, field)
 			}
 		}

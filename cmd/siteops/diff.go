@@ -25,7 +25,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if *site == "" {
-		fmt.Fprintln(stderr, "siteops diff: --site is required")
+		_, _ = fmt.Fprintln(stderr, "siteops diff: --site is required")
 		fs.Usage()
 		return errUsage
 	}
@@ -90,12 +90,16 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("diffing: %w", err)
 	}
-	fmt.Fprint(stdout, text)
+	var out strings.Builder
+	out.WriteString(text)
 	for _, f := range stale {
-		fmt.Fprintf(stdout, "deleted: %s (not written by siteops, would be removed)\n", f)
+		out.WriteString("deleted: " + f + " (not written by siteops, would be removed)\n")
+	}
+	if _, err := io.WriteString(stdout, out.String()); err != nil {
+		return fmt.Errorf("writing the diff: %w", err)
 	}
 	if text == "" && len(stale) == 0 {
-		fmt.Fprintf(stderr, "no changes for site %s on %s\n", *site, *branch)
+		_, _ = fmt.Fprintf(stderr, "no changes for site %s on %s\n", *site, *branch)
 	}
 	return nil
 }

@@ -52,7 +52,7 @@ func main() {
 // run executes one command line and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usageHeader)
+		_, _ = fmt.Fprint(stderr, usageHeader)
 		return exitUsage
 	}
 	var err error
@@ -68,10 +68,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "version":
 		err = runVersion(stdout)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usageHeader)
+		_, _ = fmt.Fprint(stdout, usageHeader)
 		return exitOK
 	default:
-		fmt.Fprintf(stderr, "siteops: unknown command %q\n\n%s", args[0], usageHeader)
+		_, _ = fmt.Fprintf(stderr, "siteops: unknown command %q\n\n%s", args[0], usageHeader)
 		return exitUsage
 	}
 	switch {
@@ -82,7 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errSitesFailed):
 		return exitFailed
 	default:
-		fmt.Fprintf(stderr, "siteops %s: %v\n", args[0], err)
+		_, _ = fmt.Fprintf(stderr, "siteops %s: %v\n", args[0], err)
 		return exitFailed
 	}
 }

@@ -48,17 +48,17 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *dir != "" {
 		if *site != "" || *out != "" {
-			fmt.Fprintln(stderr, "siteops render: --dir cannot be combined with --site or --out")
+			_, _ = fmt.Fprintln(stderr, "siteops render: --dir cannot be combined with --site or --out")
 			return errUsage
 		}
 		return renderDir(ctx, *dir, images, stdout, stderr)
 	}
 	if len(images) > 0 {
-		fmt.Fprintln(stderr, "siteops render: --image needs --dir")
+		_, _ = fmt.Fprintln(stderr, "siteops render: --image needs --dir")
 		return errUsage
 	}
 	if *site == "" && *out == "" {
-		fmt.Fprintln(stderr, "siteops render: give --site S (print one site) or --out DIR (write every site)")
+		_, _ = fmt.Fprintln(stderr, "siteops render: give --site S (print one site) or --out DIR (write every site)")
 		fs.Usage()
 		return errUsage
 	}
@@ -95,7 +95,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
-	fmt.Fprintf(stderr, "rendered %d of %d sites in %s\n", len(results)-failed, len(results), time.Since(start).Round(time.Millisecond))
+	_, _ = fmt.Fprintf(stderr, "rendered %d of %d sites in %s\n", len(results)-failed, len(results), time.Since(start).Round(time.Millisecond))
 	if failed > 0 {
 		return errSitesFailed
 	}
@@ -117,15 +117,15 @@ func renderDir(ctx context.Context, dir string, images []kusttypes.Image, stdout
 	r := c.RenderDir(ctx, rel, images)
 	restore()
 	for _, w := range r.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		_, _ = fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	if r.Err != nil {
-		fmt.Fprintf(stderr, "FAILED %s: %v\n", r.Dir, r.Err)
+		_, _ = fmt.Fprintf(stderr, "FAILED %s: %v\n", r.Dir, r.Err)
 		return errSitesFailed
 	}
 	for _, im := range images {
 		if want := im.NewName; want != "" && !strings.Contains(string(r.YAML), "image: "+want) {
-			fmt.Fprintf(stderr, "warning: --image %s matched no container image (kustomize matches the full image name, "+
+			_, _ = fmt.Fprintf(stderr, "warning: --image %s matched no container image (kustomize matches the full image name, "+
 				"e.g. ghcr.io/org/app=...)\n", im.Name)
 		}
 	}
@@ -138,13 +138,13 @@ func renderDir(ctx context.Context, dir string, images []kusttypes.Image, stdout
 // reportSite prints one site's outcome on stderr (progress).
 func reportSite(stderr io.Writer, r gitops.RenderedSite) {
 	for _, w := range r.Warnings {
-		fmt.Fprintf(stderr, "warning: %s: %s\n", r.Name, w)
+		_, _ = fmt.Fprintf(stderr, "warning: %s: %s\n", r.Name, w)
 	}
 	if r.Err != nil {
-		fmt.Fprintf(stderr, "FAILED %s: %v\n", r.Name, r.Err)
+		_, _ = fmt.Fprintf(stderr, "FAILED %s: %v\n", r.Name, r.Err)
 		return
 	}
-	fmt.Fprintf(stderr, "ok     %s (%d objects)\n", r.Name, strings.Count("\n"+string(r.YAML), "\n---\n")+1)
+	_, _ = fmt.Fprintf(stderr, "ok     %s (%d objects)\n", r.Name, strings.Count("\n"+string(r.YAML), "\n---\n")+1)
 }
 
 // writeSite writes a site's manifest under out, as it would sit on the rendered branch.

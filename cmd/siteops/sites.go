@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/siteops/siteops/gitops"
@@ -27,8 +28,12 @@ func runSites(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *since == "" {
+		var out strings.Builder
 		for _, s := range sites {
-			fmt.Fprintln(stdout, s)
+			out.WriteString(s + "\n")
+		}
+		if _, err := io.WriteString(stdout, out.String()); err != nil {
+			return fmt.Errorf("writing output: %w", err)
 		}
 		return nil
 	}
@@ -40,19 +45,23 @@ func runSites(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SITE\tCHANGED SINCE "+*since)
+	var table strings.Builder
+	table.WriteString("SITE\tCHANGED SINCE " + *since + "\n")
 	for _, s := range sites {
 		mark := "no"
 		if slices.Contains(affected, s) {
 			mark = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\n", s, mark)
+		table.WriteString(s + "\t" + mark + "\n")
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	if _, err := io.WriteString(tw, table.String()); err != nil {
+		return fmt.Errorf("writing output: %w", err)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	fmt.Fprintf(stderr, "%d changed paths, %d of %d sites affected\n", len(changed), len(affected), len(sites))
+	_, _ = fmt.Fprintf(stderr, "%d changed paths, %d of %d sites affected\n", len(changed), len(affected), len(sites))
 	return nil
 }
 

@@ -17,7 +17,7 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: siteops %s %s\n\nFlags:\n", name, usage)
+		_, _ = fmt.Fprintf(stderr, "Usage: siteops %s %s\n\nFlags:\n", name, usage)
 		fs.PrintDefaults()
 	}
 	return fs
@@ -29,7 +29,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "siteops %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		_, _ = fmt.Fprintf(fs.Output(), "siteops %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
 		fs.Usage()
 		return errUsage
 	}

@@ -137,7 +137,7 @@ func downSince(p *corev1.Pod) time.Time {
 
 // olderFirst orders pods by creation time, then by name.
 func olderFirst(a, b *corev1.Pod) int {
-	if c := a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time); c != 0 {
+	if c := a.CreationTimestamp.Compare(b.CreationTimestamp.Time); c != 0 {
 		return c
 	}
 	return strings.Compare(a.Name, b.Name)

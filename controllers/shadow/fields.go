@@ -58,7 +58,7 @@ func patchFields(obj client.Object, patch client.Patch) []string {
 // changedFields lists the paths where obj differs from what the client reads for it now, up to maxDepth.
 func (c *Client) changedFields(ctx context.Context, obj client.Object) []string {
 	current, ok := obj.DeepCopyObject().(client.Object)
-	if !ok || c.Client.Get(ctx, client.ObjectKeyFromObject(obj), current) != nil {
+	if !ok || c.Get(ctx, client.ObjectKeyFromObject(obj), current) != nil {
 		return nil
 	}
 	a, errA := runtime.DefaultUnstructuredConverter.ToUnstructured(current)

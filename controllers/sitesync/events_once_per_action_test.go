@@ -112,7 +112,7 @@ func TestFailureEventOncePerDistinctFailure(t *testing.T) {
 
 func TestFailureReasonLabels(t *testing.T) {
 	cases := map[string]string{
-		`Secret "db" carries plaintext data: keep secrets out of Git`:           "PlaintextSecret",
+		`secret "db" carries plaintext data: keep secrets out of Git`:           "PlaintextSecret",
 		"kustomize build overlays/prod: no matches for Id Deployment.v1.apps/x": "KustomizeError",
 		"kustomize panicked: boom":                         "KustomizeError",
 		`resources[0]: "https://h/x.yaml" is a remote URL`: "GuardRefused",

@@ -112,7 +112,7 @@ func pushWebhook(t *testing.T, receiverPort int, namespace, name, token, ref, sh
 	if err != nil {
 		t.Fatalf("sending the push webhook: %v", err)
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("push webhook answered %d, want 202", resp.StatusCode)
 	}

@@ -54,7 +54,7 @@ func shadowMode(port int) string {
 	if err != nil {
 		return ""
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, _ := io.ReadAll(resp.Body)
 	var s struct {
 		Mode string `json:"mode"`
@@ -69,7 +69,7 @@ func (m *manager) ready() bool {
 	if err != nil {
 		return false
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	return resp.StatusCode == http.StatusOK
 }
 
