@@ -37,6 +37,7 @@ type Server struct {
 	root     string
 	ownsRoot bool
 	http     *httptest.Server
+	handler  http.Handler
 	requests atomic.Int64
 	conns    atomic.Int64
 }
@@ -70,7 +71,7 @@ func Start(t testing.TB, opts Options) *Server {
 		},
 		InheritEnv: []string{"PATH", "HOME", "TMPDIR"},
 	}
-	s.http = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.requests.Add(1)
 		if !s.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Basic realm="gitserver"`)
@@ -78,17 +79,43 @@ func Start(t testing.TB, opts Options) *Server {
 			return
 		}
 		cgiHandler.ServeHTTP(w, r)
-	}))
-	s.http.Config.ConnState = func(_ net.Conn, state http.ConnState) {
-		if state == http.StateNew {
-			s.conns.Add(1)
-		}
-	}
+	})
+	s.http = httptest.NewUnstartedServer(s.handler)
+	s.countConnections()
 	s.http.Start()
 	if t != nil {
 		t.Cleanup(s.Close)
 	}
 	return s
+}
+
+// countConnections counts every new connection to the current HTTP server.
+func (s *Server) countConnections() {
+	s.http.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			s.conns.Add(1)
+		}
+	}
+}
+
+// Stop takes the server down as a Git host going away: its listener and open connections are closed (clients
+// get "connection refused"), its repositories stay. Restart brings it back on the same address.
+func (s *Server) Stop() { s.http.Close() }
+
+// Restart serves the repositories again on the address the server had before Stop.
+func (s *Server) Restart(t testing.TB) {
+	t.Helper()
+	addr := s.http.Listener.Addr().String()
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		fail(t, "listening again on %s: %v", addr, err)
+	}
+	srv := httptest.NewUnstartedServer(s.handler)
+	_ = srv.Listener.Close()
+	srv.Listener = l
+	s.http = srv
+	s.countConnections()
+	s.http.Start()
 }
 
 func (s *Server) authorized(r *http.Request) bool {
