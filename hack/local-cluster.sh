@@ -8,6 +8,7 @@
 #   hack/local-cluster.sh down    stop what up started, by PID file (add --wipe to delete the state)
 #   hack/local-cluster.sh env     print the exports that point kubectl (and the argo rollouts plugin) at it
 #   hack/local-cluster.sh status  show each process
+#   hack/local-cluster.sh restart-apiserver [SECONDS]  SIGKILL kube-apiserver, keep it down SECONDS (10), start it
 #
 # SITEOPS_CLUSTER_DIR (default $SITEOPS_CACHE/cluster) holds state, logs and the admin kubeconfig;
 # SITEOPS_CLUSTER_PORT_BASE (default 26400) shifts every port so two clusters can run side by side;
@@ -69,9 +70,10 @@ pki() {
   kubectl config use-context local >/dev/null
 }
 
-up_control_plane() {
-  local etcd kube audit=()
-  etcd=$(bindir etcd)/etcd kube=$(bindir kube)
+# start_apiserver starts kube-apiserver against the local etcd and waits until it is ready.
+start_apiserver() {
+  local kube audit=()
+  kube=$(bindir kube)
   if [ "${SITEOPS_CLUSTER_AUDIT:-0}" = 1 ]; then
     cat >"$D/audit-policy.yaml" <<EOT
 apiVersion: audit.k8s.io/v1
@@ -86,11 +88,6 @@ EOT
     audit=(--audit-policy-file="$D/audit-policy.yaml" --audit-log-path="$D/audit.log" --audit-log-format=json
       --audit-log-mode=batch --audit-log-batch-max-wait=1s)
   fi
-  start etcd "$etcd" --name local --data-dir "$D/etcd" \
-    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
-    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER" \
-    --initial-cluster "local=http://127.0.0.1:$ETCD_PEER" --listen-metrics-urls "" --unsafe-no-fsync --log-level warn
-  waitfor etcd curl -sf "http://127.0.0.1:$ETCD_PORT/health"
   # --endpoint-reconciler-type=none: no real node IP to publish; --requestheader-*: delegated auth of kcm/scheduler.
   start kube-apiserver "$kube/kube-apiserver" --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
     --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$API_PORT" --endpoint-reconciler-type=none \
@@ -102,6 +99,17 @@ EOT
     --service-account-signing-key-file="$P/sa.key" --service-cluster-ip-range=10.96.0.0/24 --allow-privileged=true \
     --enable-aggregator-routing=true --cert-dir="$D/apiserver-certs" --profiling=false "${audit[@]}"
   waitfor kube-apiserver kubectl get --raw /readyz
+}
+
+up_control_plane() {
+  local etcd kube
+  etcd=$(bindir etcd)/etcd kube=$(bindir kube)
+  start etcd "$etcd" --name local --data-dir "$D/etcd" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER" \
+    --initial-cluster "local=http://127.0.0.1:$ETCD_PEER" --listen-metrics-urls "" --unsafe-no-fsync --log-level warn
+  waitfor etcd curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+  start_apiserver
   start kube-controller-manager "$kube/kube-controller-manager" --kubeconfig="$KUBECONFIG" \
     --authentication-kubeconfig="$KUBECONFIG" --authorization-kubeconfig="$KUBECONFIG" \
     --bind-address=127.0.0.1 --secure-port="$KCM_PORT" --leader-elect=false \
@@ -225,6 +233,19 @@ cmd_down() {
   if [ "${1:-}" = --wipe ]; then rm -rf "$D" && log "wiped $D"; fi
 }
 
+# cmd_restart_apiserver kills kube-apiserver with SIGKILL (no graceful shutdown, as a crash), keeps it down for
+# the given seconds (default 10), starts it again and waits until it is ready; everything else keeps running.
+cmd_restart_apiserver() {
+  local f=$D/kube-apiserver.pid p i
+  [ -f "$f" ] && p=$(cat "$f") && kill -0 "$p" 2>/dev/null || { log "kube-apiserver is not running"; return 1; }
+  kill -9 "$p"
+  for i in $(seq 1 40); do kill -0 "$p" 2>/dev/null || break; sleep 0.25; done
+  rm -f "$f"
+  log "killed kube-apiserver ($p); down for ${1:-10}s"
+  sleep "${1:-10}"
+  start_apiserver
+}
+
 cmd_env() {
   echo "export KUBECONFIG=$KUBECONFIG"
   echo "export PATH=$(bindir rollouts):\$PATH"
@@ -245,5 +266,6 @@ case ${1:-} in
   down) shift; cmd_down "${1:-}" ;;
   env) cmd_env ;;
   status) cmd_status ;;
-  *) echo "usage: $0 up|down [--wipe]|env|status" >&2; exit 2 ;;
+  restart-apiserver) shift; cmd_restart_apiserver "${1:-10}" ;;
+  *) echo "usage: $0 up|down [--wipe]|env|status|restart-apiserver [SECONDS]" >&2; exit 2 ;;
 esac
