@@ -1,0 +1,229 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cronJobsYAML returns n CronJobs named <prefix>-<i>, every minute, with the given startingDeadlineSeconds.
+// Their Jobs are created suspended: kube-controller-manager starts no pod for them, so the test measures the
+// CronJob controller alone, and a suspended Job stays active, so history pruning never deletes the evidence.
+func cronJobsYAML(prefix string, n int, deadline int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `---
+apiVersion: batch.tutorial.kubebuilder.io/v1
+kind: CronJob
+metadata: {name: %s-%d}
+spec:
+  schedule: "*/1 * * * *"
+  startingDeadlineSeconds: %d
+  concurrencyPolicy: Allow
+  jobTemplate:
+    spec:
+      suspend: true
+      template:
+        spec:
+          containers: [{name: c, image: busybox, args: [/bin/true]}]
+          restartPolicy: OnFailure
+`, prefix, i, deadline)
+	}
+	return b.String()
+}
+
+// jobLedger is what the cluster holds: for each CronJob, its creation time and how many Jobs exist for each
+// scheduled time (Unix minutes).
+type jobLedger struct {
+	created map[string]time.Time
+	// lastMissed is each CronJob's status.lastMissedTime: every time up to it the controller decided on,
+	// running it or recording it as missed.
+	lastMissed map[string]time.Time
+	runs       map[string]map[int64]int
+	jobs       int
+	// lags are, per Job, the seconds from its scheduled time to its creation (creationTimestamp, 1 s steps).
+	lags []float64
+	// late names the Jobs created more than 20 s after their scheduled time, with the lag.
+	late []string
+}
+
+// readLedger lists the namespace's CronJobs and Jobs (owner and scheduled-time annotation of each Job).
+func readLedger(t testing.TB, ns string) jobLedger {
+	t.Helper()
+	l := jobLedger{created: map[string]time.Time{}, lastMissed: map[string]time.Time{}, runs: map[string]map[int64]int{}}
+	cjs := kubectl(t, "-n", ns, "get", "cronjobs.batch.tutorial.kubebuilder.io", "-o",
+		`jsonpath={range .items[*]}{.metadata.name}={.metadata.creationTimestamp}={.status.lastMissedTime}{"\n"}{end}`)
+	for _, line := range strings.Fields(cjs) {
+		f := strings.Split(line, "=")
+		if len(f) != 3 {
+			t.Fatalf("unexpected CronJob line %q", line)
+		}
+		at, err := time.Parse(time.RFC3339, f[1])
+		if err != nil {
+			t.Fatalf("CronJob %s creationTimestamp %q: %v", f[0], f[1], err)
+		}
+		l.created[f[0]], l.runs[f[0]] = at, map[int64]int{}
+		if missed, err := time.Parse(time.RFC3339, f[2]); err == nil {
+			l.lastMissed[f[0]] = missed
+		}
+	}
+	jobs := kubectl(t, "-n", ns, "get", "jobs", "-o",
+		`jsonpath={range .items[*]}{.metadata.ownerReferences[0].name}={.metadata.annotations.batch\.kubernetes\.io/cronjob-scheduled-timestamp}={.metadata.creationTimestamp}{"\n"}{end}`)
+	for _, line := range strings.Fields(jobs) {
+		f := strings.Split(line, "=")
+		if len(f) != 3 {
+			t.Fatalf("unexpected Job line %q", line)
+		}
+		owner := f[0]
+		at, err := time.Parse(time.RFC3339, f[1])
+		if err != nil {
+			t.Fatalf("Job of %s has no scheduled time (%q): %v", owner, f[1], err)
+		}
+		if createdAt, err := time.Parse(time.RFC3339, f[2]); err == nil {
+			lag := createdAt.Sub(at)
+			l.lags = append(l.lags, lag.Seconds())
+			if lag > 20*time.Second {
+				l.late = append(l.late, fmt.Sprintf("%s@%s+%s", owner, at.UTC().Format("15:04"), lag))
+			}
+		}
+		if l.runs[owner] == nil {
+			l.runs[owner] = map[int64]int{}
+		}
+		l.runs[owner][at.Unix()/60]++
+		l.jobs++
+	}
+	return l
+}
+
+// check counts, for every scheduled minute from from (zero: each CronJob's creation) up to and including
+// until, the minutes with no Job (missed) and the Jobs beyond one per minute (duplicates, counted over every
+// minute).
+func (l jobLedger) check(from, until time.Time) (expected, missed, duplicates int, detail []string) {
+	last := until.Unix() / 60
+	for name, created := range l.created {
+		for m := max(created.Unix()/60+1, from.Unix()/60); m <= last; m++ {
+			expected++
+			if l.runs[name][m] == 0 {
+				missed++
+				detail = append(detail, fmt.Sprintf("%s missed %s", name, time.Unix(m*60, 0).UTC().Format("15:04")))
+			}
+		}
+	}
+	for name, runs := range l.runs {
+		for m, n := range runs {
+			if n > 1 {
+				duplicates += n - 1
+				detail = append(detail, fmt.Sprintf("%s has %d Jobs for %s", name, n, time.Unix(m*60, 0).UTC().Format("15:04")))
+			}
+		}
+	}
+	sort.Strings(detail)
+	if len(detail) > 10 {
+		detail = append(detail[:10], fmt.Sprintf("… %d more", len(detail)-10))
+	}
+	return expected, missed, duplicates, detail
+}
+
+// collapsed counts, up to until, the minutes without a Job that have a later Job of the same CronJob: due
+// times the controller skipped for a later one (Kubernetes' semantics, which siteops follows: of several due
+// times only the most recent runs). recorded of them are covered by status.lastMissedTime; the others were
+// skipped by a manager that died before it patched the status. trailing lists the minutes with no later Job.
+func (l jobLedger) collapsed(until time.Time) (recorded, unrecorded int, trailing []string) {
+	for name, created := range l.created {
+		latest := int64(0)
+		for m := range l.runs[name] {
+			latest = max(latest, m)
+		}
+		for m := created.Unix()/60 + 1; m <= until.Unix()/60; m++ {
+			switch lm, ok := l.lastMissed[name]; {
+			case l.runs[name][m] > 0:
+			case m > latest:
+				trailing = append(trailing, fmt.Sprintf("%s %s", name, time.Unix(m*60, 0).UTC().Format("15:04")))
+			case ok && m <= lm.Unix()/60:
+				recorded++
+			default:
+				unrecorded++
+			}
+		}
+	}
+	sort.Strings(trailing)
+	return recorded, unrecorded, trailing
+}
+
+// behind lists the CronJobs with no Job for any minute at or after from.
+func (l jobLedger) behind(from time.Time) []string {
+	var names []string
+	for name := range l.created {
+		ok := false
+		for m := range l.runs[name] {
+			ok = ok || m >= from.Unix()/60
+		}
+		if !ok {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// waitForRuns waits until every CronJob has a Job for every scheduled minute from from (zero: since its
+// creation) up to until, then returns the ledger; it fails the test with the missing ones after timeout.
+func waitForRuns(t testing.TB, ns string, from, until time.Time, timeout time.Duration) jobLedger {
+	t.Helper()
+	var l jobLedger
+	waitFor(t, timeout, "a Job for every CronJob and scheduled minute up to "+until.UTC().Format("15:04:05"), func() (bool, string) {
+		l = readLedger(t, ns)
+		expected, missed, _, detail := l.check(from, until)
+		return missed == 0, fmt.Sprintf("%d of %d runs missing: %v", missed, expected, detail)
+	})
+	return l
+}
+
+// percentile returns the p-th percentile (0-100) of xs, nearest rank; 0 for none.
+func percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	i := int(float64(len(s))*p/100+0.5) - 1
+	return s[max(0, min(i, len(s)-1))]
+}
+
+// nextMinute is the first minute boundary strictly after at.
+func nextMinute(at time.Time) time.Time { return at.Truncate(time.Minute).Add(time.Minute) }
+
+// processUsage is a process's peak resident memory (VmHWM) and CPU time so far, from /proc.
+type processUsage struct {
+	peakRSSMiB float64
+	cpu        time.Duration
+}
+
+// usageOf reads /proc/<pid>/status and /proc/<pid>/stat; zero values when the process is gone.
+func usageOf(pid int) processUsage {
+	var u processUsage
+	if status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+		for _, line := range strings.Split(string(status), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+				kb, _ := strconv.ParseFloat(f[1], 64)
+				u.peakRSSMiB = kb / 1024
+			}
+		}
+	}
+	if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+		// Fields after the command name (which may hold spaces) start at state; utime and stime are 14 and 15.
+		if i := strings.LastIndexByte(string(stat), ')'); i > 0 {
+			f := strings.Fields(string(stat)[i+1:])
+			if len(f) > 13 {
+				ut, _ := strconv.ParseInt(f[11], 10, 64)
+				st, _ := strconv.ParseInt(f[12], 10, 64)
+				u.cpu = time.Duration(ut+st) * time.Second / 100 // USER_HZ is 100 on Linux
+			}
+		}
+	}
+	return u
+}

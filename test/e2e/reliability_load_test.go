@@ -1,0 +1,68 @@
+package e2e
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// loadSize reads an integer from the environment, or returns def.
+func loadSize(t *testing.T, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("%s=%q: want a positive integer", name, v)
+	}
+	return n
+}
+
+// TestCronJobLoad is issue 8's R4: N CronJobs `*/1` (startingDeadlineSeconds 60) for M schedule minutes with
+// one manager on the local cluster: every CronJob has exactly one Job for every minute (0 duplicates, 0 missed
+// inside the deadline). It logs the schedule lag (Job creationTimestamp minus scheduled time) and the manager's
+// peak RSS and CPU time. `make test` runs the smoke size, 50 CronJobs for 1 minute; `make test-load` sets
+// SITEOPS_LOAD_CRONJOBS=1000 SITEOPS_LOAD_MINUTES=5.
+func TestCronJobLoad(t *testing.T) {
+	n := loadSize(t, "SITEOPS_LOAD_CRONJOBS", 50)
+	minutes := loadSize(t, "SITEOPS_LOAD_MINUTES", 1)
+	const deadline = 60
+	ns := "e2e-load"
+	kubectl(t, "create", "namespace", ns)
+	m := startManager(t, "load")
+	waitFor(t, 60*time.Second, "manager ready", func() (bool, string) { return m.ready(), "" })
+	// create, not apply: one request per object.
+	if _, err := tryKubectlIn(cronJobsYAML("load", n, deadline), "-n", ns, "create", "-f", "-"); err != nil {
+		t.Fatalf("creating %d CronJobs: %v", n, err)
+	}
+	created := time.Now()
+	before := usageOf(m.cmd.Process.Pid)
+	last := nextMinute(created).Add(time.Duration(minutes-1) * time.Minute)
+	t.Logf("%d CronJobs created; watching the minutes up to %s", n, last.UTC().Format("15:04"))
+
+	time.Sleep(time.Until(last))
+	l := waitForRuns(t, ns, time.Time{}, last, (deadline+60)*time.Second)
+	after := usageOf(m.cmd.Process.Pid)
+	wall := time.Since(created)
+
+	expected, missed, dup, detail := l.check(time.Time{}, last)
+	t.Logf("load: %d CronJobs x %d minute(s): %d runs due, %d Jobs, %d missed, %d duplicated %v",
+		n, minutes, expected, l.jobs, missed, dup, detail)
+	t.Logf("schedule lag (creationTimestamp - scheduled time): p50 %.0f s, p99 %.0f s, max %.0f s over %d Jobs",
+		percentile(l.lags, 50), percentile(l.lags, 99), percentile(l.lags, 100), len(l.lags))
+	if len(l.late) > 0 {
+		t.Logf("created more than 20 s late: %d, first ones %v", len(l.late), l.late[:min(len(l.late), 10)])
+	}
+	cpu := after.cpu - before.cpu
+	t.Logf("manager: peak RSS %.0f MiB, CPU %s over %s wall (%.2f cores)", after.peakRSSMiB,
+		cpu.Round(10*time.Millisecond), wall.Round(time.Second), cpu.Seconds()/wall.Seconds())
+	if missed != 0 || dup != 0 {
+		t.Fatalf("%d missed, %d duplicated: %v", missed, dup, detail)
+	}
+	if expected < n*minutes || expected > n*(minutes+1) {
+		t.Fatalf("%d runs due, want %d to %d: the window is not the minutes the test meant", expected, n*minutes, n*(minutes+1))
+	}
+}
