@@ -69,6 +69,9 @@ func (c *gitCache) fetchRef(ctx context.Context, ref string) (*object.Commit, pl
 		commit, err := c.fetchSHA(ctx, plumbing.NewHash(ref))
 		return commit, "", err
 	}
+	if commit, name, ok := c.fetchKnownBranch(ctx, ref); ok {
+		return commit, name, nil
+	}
 	refs, err := c.listRemote(ctx)
 	if err != nil {
 		return nil, "", err
@@ -101,6 +104,41 @@ func (c *gitCache) fetchRef(ctx context.Context, ref string) (*object.Commit, pl
 	}
 	commit, err := c.peelCommit(got.Hash())
 	return commit, remoteName, err
+}
+
+// fetchKnownBranch fetches ref straight away when an earlier fetch resolved it to a branch (the cache has
+// its remote-tracking ref), which saves listing the remote first: one request to the Git server instead of
+// two when the branch moved. Any failure (e.g. the branch is gone and ref now names a tag) reports !ok and
+// the caller resolves ref from the remote's list as on a first fetch.
+func (c *gitCache) fetchKnownBranch(ctx context.Context, ref string) (*object.Commit, plumbing.ReferenceName, bool) {
+	if ref == "" || strings.HasPrefix(ref, "refs/") {
+		return nil, "", false
+	}
+	name := plumbing.NewBranchReferenceName(ref)
+	local := plumbing.ReferenceName("refs/remotes/origin/" + ref)
+	if _, err := c.repo.Reference(local, true); err != nil {
+		return nil, "", false
+	}
+	err := c.repo.FetchContext(ctx, &git.FetchOptions{
+		RemoteName: git.DefaultRemoteName,
+		RefSpecs:   []config.RefSpec{config.RefSpec("+" + name.String() + ":" + local.String())},
+		Depth:      1,
+		Auth:       c.auth,
+		Tags:       git.NoTags,
+		Force:      true,
+	})
+	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+		return nil, "", false
+	}
+	got, err := c.repo.Reference(local, true)
+	if err != nil {
+		return nil, "", false
+	}
+	commit, err := c.peelCommit(got.Hash())
+	if err != nil {
+		return nil, "", false
+	}
+	return commit, name, true
 }
 
 // fetchSHA makes sure commit h is in the (full) cache, fetching every branch and tag when it is not.
