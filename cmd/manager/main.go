@@ -113,6 +113,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                        scheme,
+		Cache:                         cacheOptions(),
 		Metrics:                       metricsOpts,
 		HealthProbeBindAddress:        o.probeAddr,
 		WebhookServer:                 webhook.NewServer(webhook.Options{Port: o.webhookPort, CertDir: certDir, TLSOpts: tlsOpts}),

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+	"github.com/siteops/siteops/apis/batch/v1/cronjobtest"
+	"github.com/siteops/siteops/test/testenv"
+)
+
+// TestCacheHoldsObjectsWithoutManagedFields reads a CronJob and a Job the apiserver stored with managedFields
+// through a cache built with cacheOptions: both come back without managedFields and otherwise whole (spec,
+// owner reference, labels). TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
+func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
+	g := NewWithT(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	env, err := testenv.Start(testenv.Options{})
+	g.Expect(err).NotTo(HaveOccurred())
+	t.Cleanup(func() { _ = env.Stop() })
+	k8s, err := client.New(env.Config, client.Options{Scheme: env.Scheme})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "cache"}})).To(Succeed())
+	cj := cronjobtest.Valid("cache", "nightly")
+	g.Expect(k8s.Create(ctx, cj)).To(Succeed())
+	job := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "cache", Name: "nightly-1",
+		Labels:          map[string]string{"app": "nightly"},
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(cj, batchv1.GroupVersion.WithKind("CronJob"))}},
+		Spec: *cj.Spec.JobTemplate.Spec.DeepCopy()}
+	g.Expect(k8s.Create(ctx, job)).To(Succeed())
+	g.Expect(job.ManagedFields).NotTo(BeEmpty(), "the apiserver stores managedFields")
+
+	opts := cacheOptions()
+	opts.Scheme = env.Scheme
+	c, err := cache.New(env.Config, opts)
+	g.Expect(err).NotTo(HaveOccurred())
+	go func() { _ = c.Start(ctx) }()
+
+	var cachedJob kbatchv1.Job
+	var cachedCJ batchv1.CronJob
+	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(job), &cachedJob) }, time.Minute).Should(Succeed())
+	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(cj), &cachedCJ) }, time.Minute).Should(Succeed())
+	g.Expect(cachedJob.ManagedFields).To(BeEmpty())
+	g.Expect(cachedCJ.ManagedFields).To(BeEmpty())
+	g.Expect(cachedJob.Labels).To(Equal(job.Labels))
+	g.Expect(metav1.GetControllerOf(&cachedJob).UID).To(Equal(cj.UID))
+	g.Expect(cachedJob.Spec.Template.Spec.Containers).To(Equal(job.Spec.Template.Spec.Containers))
+	g.Expect(cachedCJ.Spec.Schedule).To(Equal(cj.Spec.Schedule))
+}
