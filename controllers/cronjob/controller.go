@@ -33,6 +33,7 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
@@ -60,7 +61,17 @@ type Reconciler struct {
 	// Shadow, when set, is the same reconciler over a dry-run client, run while the manager does not hold
 	// the leader lease (controllers/shadow); nil runs the controller on the leader only.
 	Shadow *Reconciler
+	// Workers is how many CronJobs are reconciled at once (different CronJobs; one CronJob is never
+	// reconciled twice at the same time); 0 means DefaultWorkers.
+	Workers int
 }
+
+// DefaultWorkers is the default number of CronJobs reconciled at once. Every `*/1` CronJob falls due in the
+// same second; with one worker each waits for the API requests (list from cache, create, event, status) of
+// all before it, which put P1's lag p99 at a minute for 200 CronJobs on a loaded machine. Kubernetes'
+// CronJob controller runs 5 (--concurrent-cron-job-syncs); siteops has no client-side rate limit
+// (controller-runtime leaves it to API Priority and Fairness), so more workers turn into less lag.
+const DefaultWorkers = 20
 
 // scope is what the steps of one reconcile share.
 type scope struct {
@@ -150,7 +161,12 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.Shadow != nil {
 		shadowed = r.Shadow
 	}
-	if err := shadow.Build(mgr, b, &batchv1.CronJobList{}, r, shadowed); err != nil {
+	workers := r.Workers
+	if workers <= 0 {
+		workers = DefaultWorkers
+	}
+	opts := controller.Options{MaxConcurrentReconciles: workers}
+	if err := shadow.BuildWithOptions(mgr, b, &batchv1.CronJobList{}, r, shadowed, opts); err != nil {
 		return fmt.Errorf("setting up the CronJob controller: %w", err)
 	}
 	return nil

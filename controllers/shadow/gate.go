@@ -50,14 +50,22 @@ func Leading(elected <-chan struct{}) bool {
 // every object of list's kind the moment the manager is elected, so the leader acts on what the shadow only
 // looked at.
 func Build(mgr manager.Manager, b *builder.TypedBuilder[reconcile.Request], list client.ObjectList, leader, shadow reconcile.Reconciler) error {
+	return BuildWithOptions(mgr, b, list, leader, shadow, controller.Options{})
+}
+
+// BuildWithOptions is Build with the controller's options (e.g. MaxConcurrentReconciles); with a shadow,
+// NeedLeaderElection is set to false over them.
+func BuildWithOptions(mgr manager.Manager, b *builder.TypedBuilder[reconcile.Request], list client.ObjectList,
+	leader, shadow reconcile.Reconciler, opts controller.Options) error {
 	if shadow == nil {
-		return b.Complete(leader)
+		return b.WithOptions(opts).Complete(leader)
 	}
 	events := make(chan event.GenericEvent)
 	if err := mgr.Add(&resyncOnElection{client: mgr.GetClient(), list: list, events: events}); err != nil {
 		return fmt.Errorf("adding the election resync: %w", err)
 	}
-	return b.WithOptions(controller.Options{NeedLeaderElection: ptr.To(false)}).
+	opts.NeedLeaderElection = ptr.To(false)
+	return b.WithOptions(opts).
 		WatchesRawSource(source.Channel(events, &handler.EnqueueRequestForObject{})).
 		Complete(Gate{Elected: mgr.Elected(), Leader: leader, Shadow: shadow})
 }
