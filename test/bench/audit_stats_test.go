@@ -1,0 +1,71 @@
+package bench
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestScheduleStatsReadLagsMissesDuplicatesAndRequestsFromTheAuditLog checks P1's audit analysis on a
+// hand-written log: lags from the create requests' receive times, a slot without a Job is missed, a second
+// successful create for a slot is a duplicate, a 409 is a failed create, and only the side's own writes in
+// the window count as requests.
+func TestScheduleStatsReadLagsMissesDuplicatesAndRequestsFromTheAuditLog(t *testing.T) {
+	const ua = "manager/v0.0.0 (linux/amd64) kubernetes/$Format"
+	const kcm = "kube-controller-manager/v1.37.2 (linux/amd64) kubernetes/abc/cronjob-controller"
+	first := time.Unix(29640000*60, 0).UTC() // a minute boundary
+	at := func(d time.Duration) string { return first.Add(d).Format(time.RFC3339Nano) }
+	line := func(verb, agent, ns, group, resource, sub, name string, code int, at string) string {
+		return `{"kind":"Event","verb":"` + verb + `","userAgent":"` + agent + `","objectRef":{"resource":"` + resource +
+			`","namespace":"` + ns + `","name":"` + name + `","apiGroup":"` + group + `","subresource":"` + sub +
+			`"},"responseStatus":{"code":` + strconv.Itoa(code) + `},"requestReceivedTimestamp":"` + at + `"}`
+	}
+	log := strings.Join([]string{
+		line("create", ua, "s", "batch", "jobs", "", "cj-0-29640000", 201, at(250*time.Millisecond)),
+		line("create", ua, "s", "batch", "jobs", "", "cj-1-29640000", 201, at(1500*time.Millisecond)),
+		line("create", ua, "s", "batch", "jobs", "", "cj-0-29640001", 201, at(60100*time.Millisecond)),
+		line("create", ua, "s", "batch", "jobs", "", "cj-0-29640001", 201, at(60900*time.Millisecond)),
+		line("create", ua, "s", "batch", "jobs", "", "cj-1-29640001", 409, at(60300*time.Millisecond)),
+		line("patch", ua, "s", "batch.tutorial.kubebuilder.io", "cronjobs", "status", "cj-0", 200, at(400*time.Millisecond)),
+		line("create", ua, "s", "events.k8s.io", "events", "", "cj-0.1", 201, at(300*time.Millisecond)),
+		line("create", kcm, "k", "batch", "jobs", "", "cj-0-29640000", 201, at(9*time.Second)),
+		line("create", ua, "s", "batch", "jobs", "", "cj-0-29639999", 201, at(-59800*time.Millisecond)),
+		"not json",
+	}, "\n")
+	events, err := parseAudit(strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := scheduleStatsOf(events, cronJobSide{namespace: "s", uaPrefix: "manager/"}, "cj-", 2, first, 2,
+		first.Add(2*time.Minute))
+
+	if st.created != 3 || st.missed != 1 || st.duplicates != 1 || st.failedCreates != 1 {
+		t.Fatalf("created %d, missed %d, duplicates %d, failed %d; want 3, 1, 1, 1", st.created, st.missed,
+			st.duplicates, st.failedCreates)
+	}
+	if want := []time.Duration{250 * time.Millisecond, 1500 * time.Millisecond, 100 * time.Millisecond}; !equalDurations(st.lags, want) {
+		t.Fatalf("lags %v, want %v", st.lags, want)
+	}
+	// In the window: 5 Job creates (one a 409), the status patch and the event; not the one before it.
+	if st.requests != 7 || st.requestsByKind["patch cronjobs/status"] != 1 || st.requestsByKind["create events"] != 1 {
+		t.Fatalf("requests %d by kind %v, want 7 with one status patch and one event", st.requests, st.requestsByKind)
+	}
+	kcmSide := scheduleStatsOf(events, cronJobSide{namespace: "k", uaPrefix: "kube-controller-manager/",
+		uaSuffix: "/cronjob-controller"}, "cj-", 1, first, 1, first.Add(time.Minute))
+	if kcmSide.created != 1 || kcmSide.lags[0] != 9*time.Second {
+		t.Fatalf("anchor side: created %d, lags %v; want 1 Job 9 s late", kcmSide.created, kcmSide.lags)
+	}
+}
+
+func equalDurations(a, b []time.Duration) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
