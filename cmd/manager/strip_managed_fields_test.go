@@ -20,6 +20,8 @@ import (
 // TestCacheHoldsObjectsWithoutManagedFields reads a CronJob and a Job the apiserver stored with managedFields
 // through a cache built with cacheOptions: both come back without managedFields and otherwise whole (spec,
 // owner reference, labels). TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
+// This file sorts after metrics_scrape_test.go on purpose: that test sets controller-runtime's logger, which
+// can be set only once and is set to discard by the first log call after 30 s of the test binary's life.
 func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g := NewWithT(t)
 	ctx, cancel := context.WithCancel(context.Background())
