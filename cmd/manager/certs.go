@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -53,7 +54,7 @@ func setupCerts(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, o
 	r := &webhookcerts.Rotator{
 		Client:             c,
 		Secret:             types.NamespacedName{Namespace: ns, Name: o.certSecret},
-		Hosts:              []string{svc + "." + ns + ".svc", svc + "." + ns + ".svc.cluster.local", svc + "." + ns, svc},
+		Hosts:              append([]string{svc + "." + ns + ".svc", svc + "." + ns + ".svc.cluster.local", svc + "." + ns, svc}, extraHosts(o.certHosts)...),
 		CertDir:            dir,
 		MutatingWebhooks:   []string{o.mutatingWebhook},
 		ValidatingWebhooks: []string{o.validatingWebhook},
@@ -71,4 +72,15 @@ func setupCerts(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, o
 		case <-time.After(selfCertRetry):
 		}
 	}
+}
+
+// extraHosts splits --cert-hosts.
+func extraHosts(list string) []string {
+	var out []string
+	for _, h := range strings.Split(list, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			out = append(out, h)
+		}
+	}
+	return out
 }

@@ -38,7 +38,7 @@ type options struct {
 	shadow                                bool
 	shadowAddr                            string
 	certSource, certSecret, certNamespace string
-	certService                           string
+	certService, certHosts                string
 	mutatingWebhook, validatingWebhook    string
 }
 
@@ -67,6 +67,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.StringVar(&o.certSecret, "cert-secret", "siteops-webhook-server-cert", "With --cert-source=self: the Secret holding the CA and serving certificate, shared by both colours.")
 	fs.StringVar(&o.certNamespace, "cert-namespace", "siteops-system", "With --cert-source=self: namespace of --cert-secret and --cert-service.")
 	fs.StringVar(&o.certService, "cert-service", "siteops-webhook-service", "With --cert-source=self: the webhook Service the certificate names.")
+	fs.StringVar(&o.certHosts, "cert-hosts", "", "With --cert-source=self: more comma-separated names or IP addresses for the serving certificate (e.g. 127.0.0.1 where webhooks are routed to a host process).")
 	fs.StringVar(&o.mutatingWebhook, "mutating-webhook-configuration", "siteops-mutating-webhook-configuration", "With --cert-source=self: the MutatingWebhookConfiguration that gets the CA.")
 	fs.StringVar(&o.validatingWebhook, "validating-webhook-configuration", "siteops-validating-webhook-configuration", "With --cert-source=self: the ValidatingWebhookConfiguration that gets the CA.")
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
