@@ -35,7 +35,7 @@ func readAudit(path string) ([]auditEvent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening audit log: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read-only
 	return parseAudit(f)
 }
 
