@@ -85,14 +85,22 @@ func runMain(m *testing.M) int {
 		}
 	}
 	// siteops' CRDs, as `make install` does: the manager processes the tests start watch their kinds.
-	for _, args := range [][]string{
-		{"apply", "--server-side", "-f", filepath.Join(root, "base", "crd", "bases")},
-		{"wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"},
-	} {
-		if out, err := tryKubectl(args...); err != nil {
-			fmt.Fprintf(os.Stderr, "installing CRDs: %v\n%s", err, out)
+	if out, err := tryKubectl("apply", "--server-side", "-f", filepath.Join(root, "base", "crd", "bases")); err != nil {
+		fmt.Fprintf(os.Stderr, "installing CRDs: %v\n%s", err, out)
+		return 1
+	}
+	// kubectl wait fails at once ("accessor error: <nil>") on a CRD whose status has no conditions yet, which a
+	// loaded apiserver shows for a moment after the apply: try again.
+	for attempt := 1; ; attempt++ {
+		out, err := tryKubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
+		if err == nil {
+			break
+		}
+		if attempt == 5 {
+			fmt.Fprintf(os.Stderr, "waiting for the CRDs: %v\n%s", err, out)
 			return 1
 		}
+		time.Sleep(2 * time.Second)
 	}
 	return m.Run()
 }
