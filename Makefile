@@ -107,6 +107,10 @@ build: ## Build bin/manager and bin/siteops with version ldflags.
 	CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)" -o bin/manager ./cmd/manager
 	CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)" -o bin/siteops ./cmd/siteops
 
+.PHONY: ldflags
+ldflags: ## Print the -ldflags of `make build` (the end-to-end tests link their binaries with them).
+	@echo '$(LDFLAGS)'
+
 .PHONY: run
 run: build ## Run the manager against the current kubeconfig, or start a local control plane when there is none.
 	hack/run.sh

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -21,25 +22,45 @@ var buildManagerOnce struct {
 	err  error
 }
 
-// managerBinary builds bin/manager once per test run, as `make build` does.
+// e2eVersion is the VERSION the end-to-end tests build the binaries with.
+const e2eVersion = "v0.0.0-e2e"
+
+// managerBinary builds the manager and the siteops CLI once per test run, linked with `make build`'s version
+// ldflags (`make ldflags`), and returns the manager's path; the CLI is beside it. It skips `make build`'s
+// -trimpath, which would recompile every package the unit tests have already compiled.
 func managerBinary(t testing.TB) string {
 	t.Helper()
 	buildManagerOnce.Do(func() {
-		root := testenv.RepoRoot()
-		out := filepath.Join(os.TempDir(), fmt.Sprintf("siteops-e2e-manager-%d", os.Getpid()))
-		cmd := exec.Command("go", "build", "-o", out, "./cmd/manager")
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			buildManagerOnce.err = fmt.Errorf("go build ./cmd/manager: %w\n%s", err, b)
-			return
-		}
-		buildManagerOnce.path = out
+		buildManagerOnce.path, buildManagerOnce.err = buildBinaries()
 	})
 	if buildManagerOnce.err != nil {
 		t.Fatal(buildManagerOnce.err)
 	}
 	return buildManagerOnce.path
+}
+
+// buildBinaries builds cmd/manager and cmd/siteops into a temporary folder and returns the manager's path.
+func buildBinaries() (string, error) {
+	root := testenv.RepoRoot()
+	mk := exec.Command("make", "-s", "--no-print-directory", "ldflags", "VERSION="+e2eVersion)
+	mk.Dir = root
+	ldflags, err := mk.Output()
+	if err != nil {
+		return "", fmt.Errorf("make ldflags: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "siteops-e2e-bin-")
+	if err != nil {
+		return "", err
+	}
+	for _, name := range []string{"manager", "siteops"} {
+		cmd := exec.Command("go", "build", "-ldflags", strings.TrimSpace(string(ldflags)), "-o", filepath.Join(dir, name), "./cmd/"+name)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build ./cmd/%s: %w\n%s", name, err, b)
+		}
+	}
+	return filepath.Join(dir, "manager"), nil
 }
 
 // manager is a siteops manager process running on the host against the local cluster.
