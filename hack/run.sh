@@ -56,7 +56,9 @@ spec:
 EOT
 fi
 
-"$root/bin/manager" "${manager_args[@]}" --leader-election-namespace="$ns" --zap-devel=true &
+# Git clones of SiteSync sources live beside the other caches, not in a shared /tmp/siteops.
+"$root/bin/manager" "${manager_args[@]}" --leader-election-namespace="$ns" --work-dir="$SITEOPS_CACHE/run-work" \
+  --zap-devel=true &
 mgr_pid=$!
 log "manager running (pid $mgr_pid). In another shell:"
 echo
