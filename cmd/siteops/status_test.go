@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,5 +44,20 @@ func TestStatusPrintsConditionsAndTheManagerRollout(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestStatusTakesOneSiteSyncName: `siteops status -n hub sites` accepts the NAME its usage names (it gets as
+// far as loading the kubeconfig), and two names are a usage error.
+func TestStatusTakesOneSiteSyncName(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-kubeconfig")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"status", "--kubeconfig", missing, "-n", "hub", "sites"}, &stdout, &stderr)
+	if code != exitFailed || !strings.Contains(stderr.String(), "loading kubeconfig") {
+		t.Fatalf("status -n hub sites: exit %d, stderr %q; want exit %d loading the kubeconfig", code, stderr.String(), exitFailed)
+	}
+	stderr.Reset()
+	if code := run(context.Background(), []string{"status", "--kubeconfig", missing, "a", "b"}, &stdout, &stderr); code != exitUsage {
+		t.Fatalf("status a b: exit %d, want %d", code, exitUsage)
 	}
 }
