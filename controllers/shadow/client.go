@@ -97,7 +97,8 @@ func (c *Client) record(verb, sub string, obj client.Object, fields []string) {
 	if sub != "" {
 		kind += "/" + sub
 	}
-	c.Report.Record(Write{Verb: verb, Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName(), Fields: fields, DryRun: c.DryRun})
+	c.Report.Record(Write{Verb: verb, Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName(), Fields: fields,
+		ResourceVersion: obj.GetResourceVersion(), DryRun: c.DryRun})
 }
 
 // subResourceClient records and dry-runs writes to a subresource such as status.

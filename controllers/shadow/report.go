@@ -38,13 +38,23 @@ type Write struct {
 	Namespace string    `json:"namespace,omitempty"`
 	Name      string    `json:"name"`
 	Fields    []string  `json:"fields,omitempty"`
-	DryRun    bool      `json:"dryRun"`
+	// ResourceVersion is the version of the object the write was computed from (empty for a create).
+	ResourceVersion string `json:"resourceVersion,omitempty"`
+	DryRun          bool   `json:"dryRun"`
 }
 
-// key identifies what a write wants, whenever it happens.
+// key identifies what a write wants and of which version of the object: once the object has moved on (the
+// leader's own write, the next schedule's status), wanting the same fields again is new work, not a repeat.
 func (w Write) key() string {
-	return w.Verb + " " + w.Kind + " " + w.Namespace + "/" + w.Name + " " + strings.Join(w.Fields, ",")
+	return w.Verb + " " + w.Kind + " " + w.Namespace + "/" + w.Name + "@" + w.ResourceVersion + " " +
+		strings.Join(w.Fields, ",")
 }
+
+// RepeatAfter is how long after its first time a dry-run write must be wanted again, against the same
+// version of the object, to count as unexpected. A standby reconciling an object again before the leader's
+// write for the same event has reached its cache wants the same write within moments; a version that
+// disagrees with the leader keeps wanting it for as long as the object stays as it is.
+const RepeatAfter = 5 * time.Second
 
 // Report collects writes: counts by kind and the most recent ones in full.
 type Report struct {
@@ -57,7 +67,7 @@ type Report struct {
 	mu     sync.Mutex
 	total  int
 	byKind map[string]int
-	byKey  map[string]int
+	byKey  map[string]wanted
 	recent []Write
 	last   time.Time
 }
@@ -68,14 +78,20 @@ type Summary struct {
 	Mode string `json:"mode"`
 	// Writes counts the writes recorded since start.
 	Writes int `json:"writes"`
-	// UnexpectedWrites counts the distinct writes (verb, object, fields) that were wanted more than once: a
-	// one-off write (a Job for a schedule the leader also serves) is the leader's work seen from the side, while
-	// a write the new version keeps wanting is a disagreement with the running version. A pre-promotion
-	// analysis requires 0.
+	// UnexpectedWrites counts the distinct writes (verb, object and the version it was read at, fields) that
+	// were wanted again RepeatAfter or later: a one-off write (a Job for a schedule the leader also serves) is
+	// the leader's work seen from the side, while a write the new version keeps wanting of an object nobody
+	// changes is a disagreement with the running version. A pre-promotion analysis requires 0.
 	UnexpectedWrites int            `json:"unexpectedWrites"`
 	ByKind           map[string]int `json:"byKind"`
 	LastWrite        *time.Time     `json:"lastWrite,omitempty"`
 	Recent           []Write        `json:"recent"`
+}
+
+// wanted is when a dry-run write was first wanted, and whether it was wanted again RepeatAfter or later.
+type wanted struct {
+	at       time.Time
+	repeated bool
 }
 
 // Record adds w.
@@ -91,13 +107,18 @@ func (r *Report) Record(w Write) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.byKind == nil {
-		r.byKind, r.byKey = map[string]int{}, map[string]int{}
+		r.byKind, r.byKey = map[string]int{}, map[string]wanted{}
 	}
 	r.total++
 	r.byKind[w.Kind]++
 	// Only dry runs can be unexpected; the leader's own writes need no memory of what they wanted.
-	if k := w.key(); w.DryRun && (r.byKey[k] > 0 || len(r.byKey) < keyLimit) {
-		r.byKey[k]++
+	if k := w.key(); w.DryRun {
+		if first, seen := r.byKey[k]; seen {
+			first.repeated = first.repeated || w.Time.Sub(first.at) >= RepeatAfter
+			r.byKey[k] = first
+		} else if len(r.byKey) < keyLimit {
+			r.byKey[k] = wanted{at: w.Time}
+		}
 	}
 	r.last = w.Time
 	r.recent = append(r.recent, w)
@@ -114,8 +135,8 @@ func (r *Report) Summarize(leading bool) Summary {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s := Summary{Mode: "shadow", Writes: r.total, ByKind: map[string]int{}}
-	for _, n := range r.byKey {
-		if n > 1 {
+	for _, w := range r.byKey {
+		if w.repeated {
 			s.UnexpectedWrites++
 		}
 	}

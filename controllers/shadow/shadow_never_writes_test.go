@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
@@ -38,7 +40,8 @@ func TestShadowClientNeverWrites(t *testing.T) {
 	ctx := context.Background()
 	direct, err := client.New(env.Config, client.Options{Scheme: env.Scheme})
 	g.Expect(err).NotTo(HaveOccurred())
-	report := &shadow.Report{}
+	clk := clocktesting.NewFakeClock(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	report := &shadow.Report{Clock: clk}
 	sc := shadow.NewClient(direct, report, true)
 
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shadow"}}
@@ -85,8 +88,24 @@ func TestShadowClientNeverWrites(t *testing.T) {
 	g.Expect(s.Recent[3].Fields).To(ContainElement(".status.active"))
 	g.Expect(s.UnexpectedWrites).To(Equal(0), "every write was wanted once")
 
-	// The same patch wanted again is a disagreement with the running version.
-	g.Expect(sc.Patch(ctx, p, client.MergeFrom(existing))).To(Succeed())
+	// The leader writes the object; the standby then wants the same fields of the new version: new work.
+	moved := &corev1.ConfigMap{}
+	g.Expect(direct.Get(ctx, client.ObjectKeyFromObject(existing), moved)).To(Succeed())
+	moved.Data["a"] = "leader"
+	g.Expect(direct.Update(ctx, moved)).To(Succeed())
+	again := moved.DeepCopy()
+	again.Data["b"] = "3"
+	clk.Step(2 * shadow.RepeatAfter)
+	g.Expect(sc.Patch(ctx, again, client.MergeFrom(moved))).To(Succeed())
+	g.Expect(report.Summarize(false).UnexpectedWrites).To(Equal(0), "a write of a newer version is not a repeat")
+
+	// Wanted again at once, of the same version: a reconcile racing the leader's write, not yet a repeat.
+	clk.Step(time.Second)
+	g.Expect(sc.Patch(ctx, again, client.MergeFrom(moved))).To(Succeed())
+	g.Expect(report.Summarize(false).UnexpectedWrites).To(Equal(0))
+	// Wanted again RepeatAfter later, of an object still at that version: a disagreement with the running version.
+	clk.Step(shadow.RepeatAfter)
+	g.Expect(sc.Patch(ctx, again, client.MergeFrom(moved))).To(Succeed())
 	g.Expect(report.Summarize(false).UnexpectedWrites).To(Equal(1))
 }
 
