@@ -17,12 +17,11 @@ import (
 //     becomes a rendered commit naming the pushed SHA, Argo CD syncs it and the Guestbook runs at the new size;
 //  3. a push changing the manager image in the overlay pauses the Rollout with a preview ReplicaSet while the
 //     active Service keeps the old pods; the pre-promotion analysis, run by the real Argo Rollouts controller,
-//     reads the shadow report of the manager on the host (the kwok pods run no binary) and succeeds;
-//     `kubectl argo rollouts promote` switches the active Service;
-//  4. the analysis is pointed at green, a standby manager on the host; once green's shadow report shows
-//     unexpected writes (a Guestbook whose Deployment a ResourceQuota forbids: green keeps wanting to create
-//     it), a further bump fails its analysis and is aborted without a promote: the active Service stays, and
-//     no Guestbook or CronJob spec changes across both upgrades.
+//     reads the shadow report of a standby manager (green, on the host, where the kwok pods' binary would run)
+//     and succeeds; `kubectl argo rollouts promote` switches the active Service;
+//  4. once green's shadow report shows unexpected writes (a Guestbook whose Deployment a ResourceQuota
+//     forbids: green keeps wanting to create it), a further bump fails its analysis and is aborted without a
+//     promote: the active Service stays, and no Guestbook or CronJob spec changes across both upgrades.
 func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
 	const (
 		token   = "e2e-receiver-token-7f3a"
@@ -36,8 +35,8 @@ func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
 		"--webhook-cert-dir="+certDir)
 	waitFor(t, 60*time.Second, "manager Ready", func() (bool, string) { return mgr.ready(), "" })
 
-	// The pre-promotion analysis first reads the shadow report of mgr, the host manager (kwok pods run no
-	// binary); step 4 points it at green, a standby manager on the host (same lease as mgr), on this port.
+	// The preview colour's shadow report comes from green, a standby manager on the host (same lease as mgr),
+	// started in step 3 on this port.
 	greenShadowPort := freePort(t)
 
 	// The source repository: this checkout's base/ and overlays/, with the local site's webhook and shadow
@@ -46,7 +45,7 @@ func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
 	copyTree(t, work, "base", "overlays")
 	writeFile(t, work, "overlays/local/webhook-mutating.yaml", webhookRouting("mutate", webhookPort, caBundle))
 	writeFile(t, work, "overlays/local/webhook-validating.yaml", webhookRouting("validate", webhookPort, caBundle))
-	writeFile(t, work, "overlays/local/analysis-shadow-report.yaml", shadowReportRouting(mgr.shadowPort))
+	writeFile(t, work, "overlays/local/analysis-shadow-report.yaml", shadowReportRouting(greenShadowPort))
 	bare := filepath.Join(cluster.gitRoot, "siteops.git")
 	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", bare)
 	git(t, work, "init", "-q", "-b", "main")
@@ -129,6 +128,11 @@ spec:
 	})
 	oldHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
 	gens := generations(t, samples)
+	// Green starts once the samples are settled, as a new colour would: a standby that shadows converged objects.
+	green := startManager(t, "green", fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", greenShadowPort))
+	waitFor(t, 60*time.Second, "green Ready in shadow mode", func() (bool, string) {
+		return green.ready() && shadowMode(greenShadowPort) == "shadow", shadowMode(greenShadowPort)
+	})
 	bumpImage(t, work, bare, mgr.receiverPort, token, "v0.1.0", "v0.2.0")
 	waitFor(t, 3*time.Minute, "Rollout Paused with a preview ReplicaSet", func() (bool, string) {
 		preview := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.blueGreen.previewSelector}")
@@ -146,7 +150,7 @@ spec:
 			"jsonpath={.status.blueGreen.prePromotionAnalysisRunStatus.name}/{.status.blueGreen.prePromotionAnalysisRunStatus.status}")
 	}
 	waitFor(t, 2*time.Minute, "pre-promotion analysis Successful", func() (bool, string) {
-		return strings.HasSuffix(analysis(), "/Successful"), analysis() + " " + shadowReport(mgr.shadowPort)
+		return strings.HasSuffix(analysis(), "/Successful"), analysis() + " " + shadowReport(greenShadowPort)
 	})
 	passed := strings.TrimSuffix(analysis(), "/Successful")
 	// SiteSync status shows the person promoting what they are about to promote (status.manager).
@@ -169,19 +173,6 @@ spec:
 
 	// 4. Green's shadow report shows a write it keeps wanting; a further bump fails its analysis and is aborted:
 	// the active colour stays and no Guestbook or CronJob spec changes.
-	green := startManager(t, "green", fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", greenShadowPort))
-	waitFor(t, 60*time.Second, "green Ready in shadow mode", func() (bool, string) {
-		return green.ready() && shadowMode(greenShadowPort) == "shadow", shadowMode(greenShadowPort)
-	})
-	writeFile(t, work, "overlays/local/analysis-shadow-report.yaml", shadowReportRouting(greenShadowPort))
-	routeSHA := commitAndPush(t, work, bare, "local: the analysis reads green's shadow report")
-	pushWebhook(t, mgr.receiverPort, "hub", "sites", token, "refs/heads/main", routeSHA)
-	waitRendered(t, bare, routeSHA)
-	refreshApp(t)
-	waitFor(t, 2*time.Minute, "the AnalysisTemplate reads green's report", func() (bool, string) {
-		url := jsonpath("-n", system, "get", "analysistemplate", "siteops-shadow-report", "-o", "jsonpath={.spec.metrics[0].provider.web.url}")
-		return strings.Contains(url, fmt.Sprintf(":%d/", greenShadowPort)), url
-	})
 	disagree(t, "e2e-shadow-disagree")
 	waitFor(t, time.Minute, "green's shadow report shows unexpected writes", func() (bool, string) {
 		return unexpectedWrites(greenShadowPort) > 0, shadowReport(greenShadowPort)
