@@ -50,8 +50,8 @@ func Observe(ctx context.Context, c client.Reader, key types.NamespacedName) (*g
 	}
 	newest, stable := ro.Status.CurrentPodHash, ro.Status.StableRS
 	specImage := imageOf(ro.Spec.Template.Spec)
-	switch {
-	case stable == "" || stable == newest:
+	switch stable {
+	case "", newest:
 		st.StableImage = specImage
 	default:
 		st.PreviewImage = specImage
@@ -121,7 +121,7 @@ func latestPrePromotionRun(ctx context.Context, c client.Reader, ro *rolloutsv1a
 		return nil, nil
 	}
 	latest := slices.MaxFunc(owned, func(a, b rolloutsv1alpha1.AnalysisRun) int {
-		if c := a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time); c != 0 {
+		if c := a.CreationTimestamp.Compare(b.CreationTimestamp.Time); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Name, b.Name)

@@ -1,7 +1,6 @@
 package webhookcerts
 
 import (
-	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -151,17 +150,4 @@ func parsePair(certPEM, keyPEM []byte) (*x509.Certificate, *ecdsa.PrivateKey, er
 		return nil, nil, errors.New("certificate and key do not match")
 	}
 	return cert, key, nil
-}
-
-// sameBytes reports whether two maps of PEM data are equal.
-func sameBytes(a, b map[string][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || !bytes.Equal(v, w) {
-			return false
-		}
-	}
-	return true
 }

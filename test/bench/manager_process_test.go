@@ -134,7 +134,7 @@ func (m *managerProcess) mode() string {
 	if err != nil {
 		return ""
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, _ := io.ReadAll(resp.Body)
 	var s struct {
 		Mode string `json:"mode"`
@@ -189,7 +189,7 @@ func loopbackPort(tb testing.TB) int {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	return l.Addr().(*net.TCPAddr).Port
 }
 

@@ -170,19 +170,6 @@ func (l jobLedger) behind(from time.Time) []string {
 	return names
 }
 
-// waitForRuns waits until every CronJob has a Job for every scheduled minute from from (zero: since its
-// creation) up to until, then returns the ledger; it fails the test with the missing ones after timeout.
-func waitForRuns(t testing.TB, ns string, from, until time.Time, timeout time.Duration) jobLedger {
-	t.Helper()
-	var l jobLedger
-	waitFor(t, timeout, "a Job for every CronJob and scheduled minute up to "+until.UTC().Format("15:04:05"), func() (bool, string) {
-		l = readLedger(t, ns)
-		expected, missed, _, detail := l.check(from, until)
-		return missed == 0, fmt.Sprintf("%d of %d runs missing: %v", missed, expected, detail)
-	})
-	return l
-}
-
 // percentile returns the p-th percentile (0-100) of xs, nearest rank; 0 for none.
 func percentile(xs []float64, p float64) float64 {
 	if len(xs) == 0 {

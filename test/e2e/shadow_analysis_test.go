@@ -29,7 +29,7 @@ func shadowReport(port int) string {
 	if err != nil {
 		return err.Error()
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 	return string(b)
 }
