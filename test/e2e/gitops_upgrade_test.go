@@ -86,6 +86,13 @@ spec:
     automated: {prune: true, selfHeal: true}
     syncOptions: [CreateNamespace=true, SkipDryRunOnMissingResource=true]
 `, cluster.gitDaemon, system))
+	t.Cleanup(func() {
+		// Later tests run managers of their own: keep the CRDs and samples, but end Argo CD's hold on this install
+		// (the Application has no cascade finalizer) and remove the webhooks that point at this test's manager.
+		_, _ = tryKubectl("-n", "argocd", "delete", "application", "siteops-local")
+		_, _ = tryKubectl("delete", "mutatingwebhookconfiguration", "siteops-mutating-webhook-configuration", "--ignore-not-found")
+		_, _ = tryKubectl("delete", "validatingwebhookconfiguration", "siteops-validating-webhook-configuration", "--ignore-not-found")
+	})
 	app := func() string {
 		return jsonpath("-n", "argocd", "get", "application", "siteops-local", "-o", "jsonpath={.status.sync.status}/{.status.health.status}")
 	}
