@@ -75,7 +75,20 @@ verify: ## Regenerate everything and fail when the committed generated files dri
 ##@ Test
 
 .PHONY: test
-test: test-unit test-e2e ## Unit + envtest (real kube-apiserver) + end-to-end on the local cluster. What CI runs.
+test: ## Unit + envtest (real kube-apiserver) + end-to-end on the local cluster. What CI runs.
+	@$(MAKE) --no-print-directory unit-bins
+	@# The end-to-end cluster's binaries build (niced) while the unit tests run: those mostly wait on apiservers.
+	@$(MAKE) --no-print-directory -j2 test-unit e2e-bins
+	@$(MAKE) --no-print-directory test-e2e
+
+.PHONY: unit-bins
+unit-bins: envtest ## etcd + kube-apiserver in setup-envtest's store, and the pinned kustomize the parity tests run.
+	hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION) >/dev/null
+	hack/build-bins.sh kustomize
+
+.PHONY: e2e-bins
+e2e-bins: ## The rest of the end-to-end cluster's binaries: kwok, Argo Rollouts, Argo CD (nice 10).
+	nice -n 10 hack/build-bins.sh kwok rollouts argocd
 
 .PHONY: test-unit
 test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver).
@@ -84,7 +97,7 @@ test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver).
 
 .PHONY: test-e2e
 test-e2e: ## End-to-end tests on the local cluster (hack/local-cluster.sh), built on first use.
-	hack/build-bins.sh etcd kube kwok rollouts argocd kustomize
+	hack/build-bins.sh etcd kube kwok rollouts argocd
 	go test $(GO_TEST_FLAGS) -count=1 -timeout 40m -v ./test/e2e/...
 
 .PHONY: test-load

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,9 +52,10 @@ spec:
 		t.Fatal("status.lastScheduleTime is empty after a Job ran")
 	}
 
-	// Three more minutes: at least four Jobs have run by then, and only the two newest successful ones stay.
+	// Two more minutes: three Jobs have run by then, one more than the history keeps, and only the two newest
+	// successful ones stay.
 	seen := map[string]bool{}
-	waitFor(t, 5*time.Minute, "four Jobs seen over time and history pruned to 2", func() (bool, string) {
+	waitFor(t, 4*time.Minute, "three Jobs seen over time and history pruned to 2", func() (bool, string) {
 		current := jobs()
 		for _, j := range current {
 			seen[strings.SplitN(j, "=", 2)[0]] = true
@@ -64,7 +66,32 @@ spec:
 				succeeded++
 			}
 		}
-		return len(seen) >= 4 && succeeded == 2 && len(current) <= 3, fmt.Sprintf("seen %d, now %v", len(seen), current)
+		return len(seen) >= 3 && succeeded == 2 && len(current) < len(seen), fmt.Sprintf("seen %d, now %v", len(seen), current)
 	})
+	// The pruned Jobs are the oldest: a Job's name ends in its scheduled time, so each kept one is newer.
+	kept := map[string]bool{}
+	for _, j := range jobs() {
+		kept[strings.SplitN(j, "=", 2)[0]] = true
+	}
+	for gone := range seen {
+		if kept[gone] {
+			continue
+		}
+		for k := range kept {
+			if scheduledSuffix(t, k) < scheduledSuffix(t, gone) {
+				t.Errorf("history pruned %s but kept the older %s", gone, k)
+			}
+		}
+	}
 	t.Logf("jobs seen: %d, cronjob:\n%s", len(seen), kubectl(t, "-n", ns, "get", "cronjobs.batch.tutorial.kubebuilder.io", "-o", "wide"))
+}
+
+// scheduledSuffix returns the number a CronJob's Job name ends in: its scheduled time.
+func scheduledSuffix(t *testing.T, job string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(job[strings.LastIndex(job, "-")+1:], 10, 64)
+	if err != nil {
+		t.Fatalf("job %q does not end in its scheduled time: %v", job, err)
+	}
+	return n
 }
