@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/test/managerproc"
 	"github.com/siteops/siteops/test/testenv"
 )
 
@@ -105,37 +107,37 @@ func (f *handoffFixture) handoffs(tb testing.TB, setup handoffSetup, n int) []ti
 	tb.Helper()
 	stopChurn := f.churn()
 	defer stopChurn()
-	start := func(i int) *managerProcess {
+	start := func(i int) *managerproc.Process {
 		return startManagerProcess(tb, fmt.Sprintf("%s-%d", setup.name, i), f.kubeconfig,
 			append([]string{"--leader-election-namespace=siteops-system"}, setup.flags...)...)
 	}
 	leader := start(0)
 	waitUntil(tb, 2*time.Minute, "the first manager to lead and write", func() bool {
-		return leader.mode() == "leader" && writeSpanOf(leader.logs()).count > 0
+		return leader.Mode() == "leader" && managerproc.WriteSpanOf(leader.Logs()).Count > 0
 	})
 	gaps := make([]time.Duration, 0, n)
 	for i := 1; i <= n; i++ {
 		standby := start(i)
 		waitUntil(tb, 2*time.Minute, "the standby to be Ready in shadow mode", func() bool {
-			return standby.ready() && standby.mode() == "shadow"
+			return standby.Ready() && standby.Mode() == "shadow"
 		})
 		time.Sleep(setup.idle)
-		leader.stop()
+		leader.Stop(syscall.SIGTERM)
 		waitUntil(tb, 2*time.Minute, "the standby to lead and write", func() bool {
-			return standby.mode() == "leader" && writeSpanOf(standby.logs()).count > 0
+			return standby.Mode() == "leader" && managerproc.WriteSpanOf(standby.Logs()).Count > 0
 		})
-		old, cur := writeSpanOf(leader.logs()), writeSpanOf(standby.logs())
-		if old.count == 0 {
+		old, cur := managerproc.WriteSpanOf(leader.Logs()), managerproc.WriteSpanOf(standby.Logs())
+		if old.Count == 0 {
 			tb.Fatalf("%s hand-off %d: the old leader never wrote", setup.name, i)
 		}
-		if !old.last.Before(cur.first) {
+		if !old.Last.Before(cur.First) {
 			tb.Fatalf("%s hand-off %d: two writers at once: the old leader's last write %s is not before the new leader's first %s",
-				setup.name, i, old.last.Format(time.RFC3339Nano), cur.first.Format(time.RFC3339Nano))
+				setup.name, i, old.Last.Format(time.RFC3339Nano), cur.First.Format(time.RFC3339Nano))
 		}
-		gaps = append(gaps, cur.first.Sub(old.last))
+		gaps = append(gaps, cur.First.Sub(old.Last))
 		leader = standby
 	}
-	leader.stop()
+	leader.Stop(syscall.SIGTERM)
 	return gaps
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/siteops/siteops/test/managerproc"
 )
 
 // TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen is the used-by flow end to end on the local
@@ -33,7 +35,7 @@ func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
 	webhookPort := freePort(t)
 	mgr := startManager(t, "gitops", "--enable-webhooks=true", fmt.Sprintf("--webhook-port=%d", webhookPort),
 		"--webhook-cert-dir="+certDir)
-	waitFor(t, 60*time.Second, "manager Ready", func() (bool, string) { return mgr.ready(), "" })
+	waitFor(t, 60*time.Second, "manager Ready", func() (bool, string) { return mgr.Ready(), "" })
 
 	// The preview colour's shadow report comes from green, a standby manager on the host (same lease as mgr),
 	// started in step 3 on this port.
@@ -138,7 +140,7 @@ spec:
 	// Green starts once the samples are settled, as a new colour would: a standby that shadows converged objects.
 	green := startManager(t, "green", fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", greenShadowPort))
 	waitFor(t, 60*time.Second, "green Ready in shadow mode", func() (bool, string) {
-		return green.ready() && shadowMode(greenShadowPort) == "shadow", shadowMode(greenShadowPort)
+		return green.Ready() && managerproc.ShadowMode(greenShadowPort) == "shadow", managerproc.ShadowMode(greenShadowPort)
 	})
 	bumpImage(t, work, bare, mgr.receiverPort, token, "v0.1.0", "v0.2.0")
 	waitFor(t, 3*time.Minute, "Rollout Paused with a preview ReplicaSet", func() (bool, string) {

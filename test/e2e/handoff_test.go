@@ -1,77 +1,14 @@
 package e2e
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/siteops/siteops/test/managerproc"
 )
-
-// writeSpan is the first and last API write (not dry run) a manager process logged.
-type writeSpan struct {
-	first, last time.Time
-	count       int
-}
-
-// writeSpanOf reads the manager's JSON log lines "api write" (controllers/shadow, V(1)).
-func writeSpanOf(log string) writeSpan {
-	var s writeSpan
-	sc := bufio.NewScanner(strings.NewReader(log))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var line struct {
-			TS     string `json:"ts"` // --zap-time-encoding=rfc3339nano
-			Msg    string `json:"msg"`
-			DryRun bool   `json:"dryRun"`
-		}
-		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Msg != "api write" || line.DryRun {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339Nano, line.TS)
-		if err != nil {
-			continue
-		}
-		if s.count == 0 || t.Before(s.first) {
-			s.first = t
-		}
-		if t.After(s.last) {
-			s.last = t
-		}
-		s.count++
-	}
-	return s
-}
-
-// shadowMode reads GET /shadow of a manager: "shadow" or "leader".
-func shadowMode(port int) string {
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/shadow", port))
-	if err != nil {
-		return ""
-	}
-	defer func() { _ = resp.Body.Close() }()
-	b, _ := io.ReadAll(resp.Body)
-	var s struct {
-		Mode string `json:"mode"`
-	}
-	_ = json.Unmarshal(b, &s)
-	return s.Mode
-}
-
-// ready reports whether the manager's /readyz answers 200.
-func (m *manager) ready() bool {
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/readyz", m.probePort))
-	if err != nil {
-		return false
-	}
-	_ = resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
-}
 
 // churn keeps changing a Guestbook's spec every 100ms so the leading manager always has a write to make; it
 // returns a stop function.
@@ -96,26 +33,24 @@ func churn(t *testing.T, ns, name string) func() {
 
 // handoff starts blue (leading) and green (standby), checks green is Ready and in shadow mode while blue
 // leads, SIGTERMs blue and waits for green to write. It returns both managers' write spans.
-func handoff(t *testing.T, ns, gb string, round int) (blue, green writeSpan) {
+func handoff(t *testing.T, ns, gb string, round int) (blue, green managerproc.WriteSpan) {
 	t.Helper()
 	b := startManager(t, fmt.Sprintf("blue-%d", round), "--zap-log-level=1", "--zap-time-encoding=rfc3339nano")
-	shadowPortBlue := b.shadowPort
-	waitFor(t, 60*time.Second, "blue leads", func() (bool, string) { return shadowMode(shadowPortBlue) == "leader", shadowMode(shadowPortBlue) })
+	waitFor(t, 60*time.Second, "blue leads", func() (bool, string) { return b.Mode() == "leader", b.Mode() })
 	g := startManager(t, fmt.Sprintf("green-%d", round), "--zap-log-level=1", "--zap-time-encoding=rfc3339nano")
-	shadowPortGreen := g.shadowPort
 	waitFor(t, 60*time.Second, "green Ready while blue leads", func() (bool, string) {
-		return g.ready() && shadowMode(shadowPortGreen) == "shadow", shadowMode(shadowPortGreen)
+		return g.Ready() && g.Mode() == "shadow", g.Mode()
 	})
 	stop := churn(t, ns, gb)
 	time.Sleep(2 * time.Second) // let blue write under churn before the hand-off
-	b.stop(syscall.SIGTERM)
+	b.Stop(syscall.SIGTERM)
 	waitFor(t, 30*time.Second, "green leads and writes", func() (bool, string) {
-		return shadowMode(shadowPortGreen) == "leader" && writeSpanOf(g.logs()).count > 0, shadowMode(shadowPortGreen)
+		return g.Mode() == "leader" && managerproc.WriteSpanOf(g.Logs()).Count > 0, g.Mode()
 	})
 	time.Sleep(time.Second)
 	stop()
-	g.stop(syscall.SIGTERM)
-	return writeSpanOf(b.logs()), writeSpanOf(g.logs())
+	g.Stop(syscall.SIGTERM)
+	return managerproc.WriteSpanOf(b.Logs()), managerproc.WriteSpanOf(g.Logs())
 }
 
 // TestLeadershipHandoffHasOneWriterAtATime runs two real manager processes against the same apiserver: the
@@ -137,13 +72,13 @@ spec: {size: 1, configMapName: gbconfig, alias: Name}
 `)
 	for round := 0; round < 3; round++ {
 		blue, green := handoff(t, ns, "gb", round)
-		if blue.count == 0 || green.count == 0 {
-			t.Fatalf("round %d: blue wrote %d times, green %d times; both must write", round, blue.count, green.count)
+		if blue.Count == 0 || green.Count == 0 {
+			t.Fatalf("round %d: blue wrote %d times, green %d times; both must write", round, blue.Count, green.Count)
 		}
-		if !blue.last.Before(green.first) {
+		if !blue.Last.Before(green.First) {
 			t.Fatalf("round %d: two writers at once: blue's last write %s is not before green's first %s",
-				round, blue.last.Format(time.RFC3339Nano), green.first.Format(time.RFC3339Nano))
+				round, blue.Last.Format(time.RFC3339Nano), green.First.Format(time.RFC3339Nano))
 		}
-		t.Logf("round %d: hand-off gap %s (blue %d writes, green %d)", round, green.first.Sub(blue.last), blue.count, green.count)
+		t.Logf("round %d: hand-off gap %s (blue %d writes, green %d)", round, green.First.Sub(blue.Last), blue.Count, green.Count)
 	}
 }

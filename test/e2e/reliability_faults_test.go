@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siteops/siteops/test/managerproc"
 	"github.com/siteops/siteops/test/testenv"
 )
 
@@ -58,7 +59,7 @@ func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 
 	// Phase 1: kill the manager 20 times, and at least until a schedule minute has passed 10 s ago.
 	boundary1 := nextMinute(time.Now())
-	first.stop(syscall.SIGKILL)
+	first.Stop(syscall.SIGKILL)
 	kills, failovers := 0, 0
 	for kills < faultKills || time.Now().Before(boundary1.Add(10*time.Second)) {
 		m := startManager(t, fmt.Sprintf("kill-%d", kills), "--leader-elect=false", "--zap-log-level=1")
@@ -66,10 +67,10 @@ func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 			failovers++ // a failover to reconcile
 		}
 		waitFor(t, 60*time.Second, "the manager's first write", func() (bool, string) {
-			return writeSpanOf(m.logs()).count > 0, ""
+			return managerproc.WriteSpanOf(m.Logs()).Count > 0, ""
 		})
 		time.Sleep(time.Duration(rand.IntN(1500)) * time.Millisecond)
-		m.stop(syscall.SIGKILL)
+		m.Stop(syscall.SIGKILL)
 		kills++
 	}
 	killsEnd := time.Now()
@@ -119,7 +120,7 @@ func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 	if len(violations) > 0 {
 		t.Fatalf("two active pods: %v", violations)
 	}
-	u := usageOf(final.cmd.Process.Pid)
+	u := usageOf(final.Pid())
 	t.Logf("manager after the kills: peak RSS %.0f MiB, CPU %s", u.peakRSSMiB, u.cpu.Round(10*time.Millisecond))
 }
 

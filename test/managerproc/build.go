@@ -1,0 +1,30 @@
+package managerproc
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/siteops/siteops/test/testenv"
+)
+
+// Build builds the main package ./cmd/<cmd> of this repository into out, linked with `make build`'s version
+// ldflags (`make ldflags VERSION=version`) and CGO off. It skips `make build`'s -trimpath, which would
+// recompile every package the tests have already compiled.
+func Build(cmd, out, version string) error {
+	root := testenv.RepoRoot()
+	mk := exec.Command("make", "-s", "--no-print-directory", "ldflags", "VERSION="+version)
+	mk.Dir = root
+	ldflags, err := mk.Output()
+	if err != nil {
+		return fmt.Errorf("make ldflags: %w", err)
+	}
+	build := exec.Command("go", "build", "-ldflags", strings.TrimSpace(string(ldflags)), "-o", out, "./cmd/"+cmd)
+	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build ./cmd/%s: %w\n%s", cmd, err, b)
+	}
+	return nil
+}

@@ -1,0 +1,122 @@
+// Package managerproc runs real bin/manager processes on the host for the end-to-end tests and the
+// benchmarks: it builds the binaries, starts and stops processes, keeps their logs, reads their probes and
+// shadow reports, and reads the "api write" lines their logs hold.
+package managerproc
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os/exec"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// StopGrace is how long Stop waits for a process to exit before it kills it.
+const StopGrace = time.Minute
+
+// Process is a manager process on the host; its stdout and stderr are kept in memory.
+type Process struct {
+	// Name names the process in failure messages.
+	Name string
+	// ProbePort serves /readyz and /healthz, ShadowPort GET /shadow, both on 127.0.0.1.
+	ProbePort, ShadowPort int
+
+	cmd      *exec.Cmd
+	mu       sync.Mutex
+	log      bytes.Buffer
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+// Start runs bin with its probes and shadow report on free loopback ports (ProbePort, ShadowPort), a fresh
+// --work-dir, then args: a repeated flag overrides, the last one wins. The process gets SIGTERM on cleanup
+// if it still runs, and the end of its log is printed when the test failed.
+func Start(tb testing.TB, name, bin string, args ...string) *Process {
+	tb.Helper()
+	p := &Process{Name: name, ProbePort: LoopbackPort(tb), ShadowPort: LoopbackPort(tb), done: make(chan struct{})}
+	all := append([]string{
+		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", p.ProbePort),
+		fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", p.ShadowPort),
+		"--work-dir=" + tb.TempDir(),
+	}, args...)
+	p.cmd = exec.Command(bin, all...)
+	p.cmd.Stdout, p.cmd.Stderr = p, p
+	if err := p.cmd.Start(); err != nil {
+		tb.Fatalf("starting manager %s: %v", name, err)
+	}
+	go func() { _ = p.cmd.Wait(); close(p.done) }()
+	tb.Cleanup(func() {
+		p.Stop(syscall.SIGTERM)
+		if tb.Failed() {
+			tb.Logf("manager %s log (last 16 KiB):\n%s", name, tail(p.Logs(), 16<<10))
+		}
+	})
+	return p
+}
+
+// Write appends to the log: the process' stdout and stderr.
+func (p *Process) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.Write(b)
+}
+
+// Logs returns what the process printed so far.
+func (p *Process) Logs() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.String()
+}
+
+// Pid is the process id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Stop sends sig once and waits for the process to exit, killing it after StopGrace. Later calls return
+// at once.
+func (p *Process) Stop(sig syscall.Signal) {
+	p.stopOnce.Do(func() {
+		_ = p.cmd.Process.Signal(sig)
+		select {
+		case <-p.done:
+		case <-time.After(StopGrace):
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+}
+
+// Ready reports whether /readyz answers 200.
+func (p *Process) Ready() bool {
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/readyz", p.ProbePort))
+	if err != nil {
+		return false
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// Mode is the process' shadow-report mode (see ShadowMode).
+func (p *Process) Mode() string { return ShadowMode(p.ShadowPort) }
+
+// LoopbackPort asks the kernel for an unused port on 127.0.0.1.
+func LoopbackPort(tb testing.TB) int {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer func() { _ = l.Close() }()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// tail is the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}

@@ -1,0 +1,66 @@
+package managerproc
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// WriteSpan is the first and last persisted API write (not a dry run) a manager process logged, and how many.
+type WriteSpan struct {
+	First, Last time.Time
+	Count       int
+}
+
+// WriteSpanOf reads the JSON "api write" lines of a manager log (controllers/shadow logs them at V(1); the
+// process needs --zap-log-level=1 and --zap-time-encoding=rfc3339nano).
+func WriteSpanOf(log string) WriteSpan {
+	var s WriteSpan
+	sc := bufio.NewScanner(strings.NewReader(log))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if !strings.Contains(sc.Text(), `"api write"`) {
+			continue
+		}
+		var line struct {
+			TS     string `json:"ts"`
+			Msg    string `json:"msg"`
+			DryRun bool   `json:"dryRun"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Msg != "api write" || line.DryRun {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, line.TS)
+		if err != nil {
+			continue
+		}
+		if s.Count == 0 || t.Before(s.First) {
+			s.First = t
+		}
+		if t.After(s.Last) {
+			s.Last = t
+		}
+		s.Count++
+	}
+	return s
+}
+
+// ShadowMode reads GET /shadow on 127.0.0.1:port: "shadow" while the manager does not hold the lease,
+// "leader" once it does, "" when nothing answers.
+func ShadowMode(port int) string {
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/shadow", port))
+	if err != nil {
+		return ""
+	}
+	defer func() { _ = resp.Body.Close() }()
+	b, _ := io.ReadAll(resp.Body)
+	var s struct {
+		Mode string `json:"mode"`
+	}
+	_ = json.Unmarshal(b, &s)
+	return s.Mode
+}
