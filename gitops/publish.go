@@ -75,6 +75,7 @@ type publishInput struct {
 	sourceRev  string
 	files      map[string][]byte // site folder → manifests.yaml content, for sites rendered OK
 	siteOf     map[string]string // site folder → site name
+	removed    map[string]string // site folder → name, of sites whose overlays are gone (removedSites)
 	beforePush func(attempt int)
 	log        logr.Logger
 }
@@ -146,10 +147,17 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 			changed = append(changed, in.siteOf[dir])
 		}
 	}
-	if len(changed) == 0 {
+	var removed []string
+	for dir, site := range in.removed {
+		if flat.removeDir(dir) {
+			removed = append(removed, site)
+		}
+	}
+	if len(changed) == 0 && len(removed) == 0 {
 		return plumbing.ZeroHash, nil, nil
 	}
 	sort.Strings(changed)
+	sort.Strings(removed)
 	treeHash, err := flat.write(s)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
@@ -161,7 +169,7 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 	sig.When = time.Now()
 	commit := &object.Commit{
 		Author: sig, Committer: sig, TreeHash: treeHash,
-		Message: commitMessage(in.sourceRev, changed),
+		Message: commitMessage(in.sourceRev, changed, removed),
 	}
 	if !st.head.IsZero() {
 		commit.ParentHashes = []plumbing.Hash{st.head}
@@ -174,17 +182,27 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 	if err != nil {
 		return plumbing.ZeroHash, nil, fmt.Errorf("storing commit: %w", err)
 	}
-	return h, changed, nil
+	return h, append(changed, removed...), nil
 }
 
-// commitMessage is the rendered commit's message with its trailers.
-func commitMessage(sourceRev string, sites []string) string {
+// commitMessage is the rendered commit's message with its trailers: the subject names the rendered and the
+// removed sites, the Sites trailer lists both.
+func commitMessage(sourceRev string, rendered, removed []string) string {
 	short := sourceRev
 	if len(short) > 12 {
 		short = short[:12]
 	}
-	return fmt.Sprintf("siteops: render %s from %s\n\n%s: %s\n%s: %s\n%s: %s\n",
-		strings.Join(sites, ", "), short,
+	var what []string
+	if len(rendered) > 0 {
+		what = append(what, "render "+strings.Join(rendered, ", "))
+	}
+	if len(removed) > 0 {
+		what = append(what, "remove "+strings.Join(removed, ", ")+" (overlay deleted)")
+	}
+	sites := append(append([]string(nil), rendered...), removed...)
+	sort.Strings(sites)
+	return fmt.Sprintf("siteops: %s from %s\n\n%s: %s\n%s: %s\n%s: %s\n",
+		strings.Join(what, "; "), short,
 		TrailerSourceRevision, sourceRev, TrailerSites, strings.Join(sites, ","), TrailerVersion, Version)
 }
 

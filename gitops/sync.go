@@ -61,9 +61,10 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 		s.Ready = true
 	}
 	author, _ := parseAuthor(o.CommitAuthor) // validated by withDefaults
+	removed := removedSites(tree, o, plan)
 	pr, err := publish(ctx, tgt, st, publishInput{
 		branch: o.Target.Branch, author: author, sourceRev: res.SourceRevision,
-		files: files, siteOf: siteOf, beforePush: o.beforePush, log: o.Logger,
+		files: files, siteOf: siteOf, removed: removed, beforePush: o.beforePush, log: o.Logger,
 	})
 	res.ForeignCommits, res.PushRetries = pr.foreign, pr.retries
 	if err != nil {
@@ -71,6 +72,11 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 			if s.Rendered && s.Ready {
 				s.Ready, s.Message = false, "rendered but not published: the push failed"
 			}
+		}
+		// The removed sites stay in the result, as they were, so the next Sync removes them again.
+		for _, name := range removed {
+			prev := o.Previous[name]
+			plan.states[name] = &prev
 		}
 		res.Sites = plan.sorted()
 		return res, o.redact(err)
