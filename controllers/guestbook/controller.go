@@ -6,6 +6,7 @@ package guestbook
 import (
 	"context"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -84,7 +85,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.
 	st := &reconcileState{gb: gb}
 	before := gb.DeepCopy()
 	defer func() {
-		retErr = r.patchStatus(ctx, st, before, retErr)
+		res, retErr = retryConflict(ctx, res, r.patchStatus(ctx, st, before, retErr))
 	}()
 
 	for _, s := range []step{
@@ -99,4 +100,18 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.
 	}
 	log.FromContext(ctx).V(1).Info("reconciled", "active", st.active, "pods", len(st.pods))
 	return ctrl.Result{}, nil
+}
+
+// conflictRetry is how soon a Reconcile that lost an optimistic-lock race runs again.
+const conflictRetry = 100 * time.Millisecond
+
+// retryConflict turns a conflict (another writer changed the object since the cache read it: a racing
+// manager, the Deployment controller) into a quick requeue logged at V(1), so it is not logged as a
+// reconcile error; any other error is returned as it is.
+func retryConflict(ctx context.Context, res ctrl.Result, err error) (ctrl.Result, error) {
+	if err == nil || !apierrors.IsConflict(err) {
+		return res, err
+	}
+	log.FromContext(ctx).V(1).Info("conflict, reading again", "after", conflictRetry, "error", err.Error())
+	return ctrl.Result{RequeueAfter: conflictRetry}, nil
 }
