@@ -26,6 +26,7 @@ import (
 // options are the manager's flags.
 type options struct {
 	metricsAddr, probeAddr, receiverAddr  string
+	pprofAddr                             string
 	secureMetrics, enableHTTP2            bool
 	enableWebhooks                        bool
 	webhookPort                           int
@@ -50,6 +51,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "Enable HTTP/2 for the metrics and webhook servers (off: HTTP/2 Rapid Reset and Stream Cancellation CVEs).")
 	fs.StringVar(&o.probeAddr, "health-probe-bind-address", "127.0.0.1:8081", "Address of /healthz and /readyz.")
 	fs.StringVar(&o.receiverAddr, "receiver-bind-address", "127.0.0.1:9292", "Address of the Git push receiver; \"0\" disables it.")
+	fs.StringVar(&o.pprofAddr, "pprof-bind-address", "0", "Address of Go's /debug/pprof endpoints for profiling (plain HTTP: keep it on loopback); \"0\" (the default) disables them.")
 	fs.BoolVar(&o.enableWebhooks, "enable-webhooks", true, "Serve the admission webhooks.")
 	fs.IntVar(&o.webhookPort, "webhook-port", 9443, "Port of the admission webhook server.")
 	fs.StringVar(&o.webhookCertDir, "webhook-cert-dir", "", "Folder with tls.crt/tls.key for the webhook server (default: controller-runtime's).")
@@ -117,6 +119,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 		Cache:                         cacheOptions(),
 		Metrics:                       metricsOpts,
 		HealthProbeBindAddress:        o.probeAddr,
+		PprofBindAddress:              o.pprofAddr,
 		WebhookServer:                 webhook.NewServer(webhook.Options{Port: o.webhookPort, CertDir: certDir, TLSOpts: tlsOpts}),
 		LeaderElection:                o.leaderElect,
 		LeaderElectionID:              o.leaderElectionID,

@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"testing"
@@ -25,23 +28,36 @@ func loadSize(t *testing.T, name string, def int) int {
 // one manager on the local cluster: every CronJob has exactly one Job for every minute (0 duplicates, 0 missed
 // inside the deadline). It logs the schedule lag (Job creationTimestamp minus scheduled time) and the manager's
 // peak RSS and CPU time. `make test` runs the smoke size, 50 CronJobs for 1 minute; `make test-load` sets
-// SITEOPS_LOAD_CRONJOBS=1000 SITEOPS_LOAD_MINUTES=5.
+// SITEOPS_LOAD_CRONJOBS=1000 SITEOPS_LOAD_MINUTES=5. With SITEOPS_LOAD_CPUPROFILE=FILE the manager serves
+// pprof on loopback and FILE gets its CPU profile over the measured minutes.
 func TestCronJobLoad(t *testing.T) {
 	n := loadSize(t, "SITEOPS_LOAD_CRONJOBS", 50)
 	minutes := loadSize(t, "SITEOPS_LOAD_MINUTES", 1)
 	const deadline = 60
 	ns := "e2e-load"
 	kubectl(t, "create", "namespace", ns)
-	m := startManager(t, "load")
-	waitFor(t, 60*time.Second, "manager ready", func() (bool, string) { return m.ready(), "" })
+	profile := os.Getenv("SITEOPS_LOAD_CPUPROFILE")
+	var extra []string
+	pprofPort := freePort(t)
+	if profile != "" {
+		extra = append(extra, fmt.Sprintf("--pprof-bind-address=127.0.0.1:%d", pprofPort))
+	}
+	m := startManager(t, "load", extra...)
+	waitFor(t, 60*time.Second, "manager ready", func() (bool, string) { return m.Ready(), "" })
 	// create, not apply: one request per object.
 	if _, err := tryKubectlIn(cronJobsYAML("load", n, deadline), "-n", ns, "create", "-f", "-"); err != nil {
 		t.Fatalf("creating %d CronJobs: %v", n, err)
 	}
 	created := time.Now()
-	before := usageOf(m.cmd.Process.Pid)
+	before := usageOf(m.Pid())
 	last := nextMinute(created).Add(time.Duration(minutes-1) * time.Minute)
 	t.Logf("%d CronJobs created; watching the minutes up to %s", n, last.UTC().Format("15:04"))
+	profiled := make(chan error, 1)
+	if profile != "" {
+		go func() { profiled <- cpuProfile(pprofPort, time.Until(last)+30*time.Second, profile) }()
+	} else {
+		profiled <- nil
+	}
 
 	time.Sleep(time.Until(last))
 	// Poll without failing, so the figures below are logged for a run that falls behind too.
@@ -52,8 +68,13 @@ func TestCronJobLoad(t *testing.T) {
 			break
 		}
 	}
-	after := usageOf(m.cmd.Process.Pid)
+	after := usageOf(m.Pid())
 	wall := time.Since(created)
+	if err := <-profiled; err != nil {
+		t.Errorf("CPU profile: %v", err)
+	} else if profile != "" {
+		t.Logf("manager CPU profile over the measured minutes: %s (go tool pprof -top %s)", profile, profile)
+	}
 
 	expected, missed, dup, detail := l.check(time.Time{}, last)
 	t.Logf("load: %d CronJobs x %d minute(s): %d runs due, %d Jobs, %d missed, %d duplicated %v",
@@ -72,4 +93,25 @@ func TestCronJobLoad(t *testing.T) {
 	if expected < n*minutes || expected > n*(minutes+1) {
 		t.Fatalf("%d runs due, want %d to %d: the window is not the minutes the test meant", expected, n*minutes, n*(minutes+1))
 	}
+}
+
+// cpuProfile writes the CPU profile the process serving pprof on 127.0.0.1:port takes over d to file.
+func cpuProfile(port int, d time.Duration, file string) error {
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile?seconds=%d", port, int(d.Seconds())))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET /debug/pprof/profile: %s", resp.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("writing %s: %w", file, err)
+	}
+	return f.Close()
 }
