@@ -32,6 +32,7 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -155,7 +156,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	b := ctrl.NewControllerManagedBy(mgr).
 		For(&batchv1.CronJob{}).
-		Owns(&kbatchv1.Job{}).
+		Owns(&kbatchv1.Job{}, builder.WithPredicates(jobChangeMatters)).
 		Named("cronjob")
 	var shadowed reconcile.Reconciler // stays a nil interface without a shadow
 	if r.Shadow != nil {
