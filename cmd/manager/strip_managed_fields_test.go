@@ -14,12 +14,13 @@ import (
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
 	"github.com/siteops/siteops/apis/batch/v1/cronjobtest"
+	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 	"github.com/siteops/siteops/test/testenv"
 )
 
 // TestCacheHoldsObjectsWithoutManagedFields reads a CronJob and a Job the apiserver stored with managedFields
 // through a cache built with cacheOptions: both come back without managedFields and otherwise whole (spec,
-// owner reference, labels). TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
+// owner reference, labels); of two pods, the cache holds only the one with the Guestbook label. TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
 // This file sorts after metrics_scrape_test.go on purpose: that test sets controller-runtime's logger, which
 // can be set only once and is set to discard by the first log call after 30 s of the test binary's life.
 func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
@@ -41,6 +42,14 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g.Expect(k8s.Create(ctx, job)).To(Succeed())
 	g.Expect(job.ManagedFields).NotTo(BeEmpty(), "the apiserver stores managedFields")
 
+	labelled := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "cache", Name: "gb-0",
+		Labels: map[string]string{webappv1.LabelGuestbook: "gb"}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}}
+	other := labelled.DeepCopy()
+	other.Name, other.Labels = "nightly-1-x", map[string]string{"app": "nightly"}
+	g.Expect(k8s.Create(ctx, labelled)).To(Succeed())
+	g.Expect(k8s.Create(ctx, other)).To(Succeed())
+
 	opts := cacheOptions()
 	opts.Scheme = env.Scheme
 	c, err := cache.New(env.Config, opts)
@@ -57,4 +66,10 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g.Expect(metav1.GetControllerOf(&cachedJob).UID).To(Equal(cj.UID))
 	g.Expect(cachedJob.Spec.Template.Spec.Containers).To(Equal(job.Spec.Template.Spec.Containers))
 	g.Expect(cachedCJ.Spec.Schedule).To(Equal(cj.Spec.Schedule))
+
+	// Pods: only the Guestbook's.
+	var pods corev1.PodList
+	g.Eventually(func() error { return c.List(ctx, &pods, client.InNamespace("cache")) }, time.Minute).Should(Succeed())
+	g.Expect(pods.Items).To(HaveLen(1))
+	g.Expect(pods.Items[0].Name).To(Equal(labelled.Name))
 }
