@@ -5,8 +5,9 @@
 #   hack/build-bins.sh [etcd] [kube] [kwok] [rollouts] [argocd] [kustomize]   (default: all)
 #   hack/build-bins.sh --path NAME                                          print the folder of NAME
 #
-# Cold build times on a 2-core machine: etcd ~1.5 min, kube (apiserver, controller-manager, scheduler) ~10 min,
-# kwok ~2 min, rollouts ~4 min, argocd ~7 min, kustomize ~1 min.
+# Cold build times on an idle 2-core machine (README, "What the first run builds"): etcd ~2 min, kube
+# (apiserver, controller-manager, scheduler) ~12 min, kwok ~3 min, rollouts ~6.5 min, argocd ~6 min,
+# kustomize ~1 min.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.sh"
