@@ -1,5 +1,6 @@
-# Build the manager: a static binary, no cgo.
-FROM golang:1.26 AS builder
+# Build the manager: a static binary, no cgo. Go 1.26.10 carries the standard-library fixes `make vulncheck`
+# reports against older 1.26 patch releases (crypto/x509, crypto/tls, net/http, net/textproto, html/template).
+FROM golang:1.26.10 AS builder
 ARG TARGETOS=linux
 ARG TARGETARCH
 ARG VERSION=dev
