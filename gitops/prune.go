@@ -41,15 +41,3 @@ func overlapsAny(dir string, paths map[string]string) bool {
 	}
 	return false
 }
-
-// removeDir deletes everything under dir from f and reports whether anything was there.
-func (f flatTree) removeDir(dir string) bool {
-	removed := false
-	for p := range f {
-		if p == dir || strings.HasPrefix(p, dir+"/") {
-			delete(f, p)
-			removed = true
-		}
-	}
-	return removed
-}

@@ -46,18 +46,23 @@ func (f flatTree) replaceDir(s storer.EncodedObjectStorer, dir, name string, con
 		return false, err
 	}
 	file := dir + "/" + name
-	changed := false
-	for p := range f {
-		if p == dir || (strings.HasPrefix(p, dir+"/") && p != file) {
-			delete(f, p)
-			changed = true
-		}
-	}
-	if old, ok := f[file]; !ok || old.Hash != h || old.Mode != filemode.Regular {
-		changed = true
-	}
+	old, had := f[file]
+	delete(f, file)
+	changed := f.removeDir(dir) || !had || old.Hash != h || old.Mode != filemode.Regular
 	f[file] = object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: h}
 	return changed, nil
+}
+
+// removeDir deletes dir and everything under it from f and reports whether anything was there.
+func (f flatTree) removeDir(dir string) bool {
+	removed := false
+	for p := range f {
+		if p == dir || strings.HasPrefix(p, dir+"/") {
+			delete(f, p)
+			removed = true
+		}
+	}
+	return removed
 }
 
 // write stores the nested trees of f and returns the root tree's hash.
