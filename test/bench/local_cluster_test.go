@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/siteops/siteops/apis"
+	"github.com/siteops/siteops/test/managerproc"
 	"github.com/siteops/siteops/test/testenv"
 )
 
@@ -167,7 +168,7 @@ func startHostProcess(tb testing.TB, name string, env []string, bin string, args
 		p.stop()
 		if tb.Failed() {
 			p.mu.Lock()
-			tb.Logf("%s output (last 4 KiB):\n%s", name, tail(p.out.String(), 4096))
+			tb.Logf("%s output (last 4 KiB):\n%s", name, managerproc.Tail(p.out.String(), 4096))
 			p.mu.Unlock()
 		}
 	})

@@ -51,14 +51,6 @@ func startManagerProcess(tb testing.TB, name, kubeconfig string, extra ...string
 	return managerproc.Start(tb, name, managerBinary(tb), args...)
 }
 
-// tail is the last n bytes of s.
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[len(s)-n:]
-}
-
 // waitUntil polls cond every 50 ms until it holds, failing tb after timeout with what.
 func waitUntil(tb testing.TB, timeout time.Duration, what string, cond func() bool) {
 	tb.Helper()

@@ -38,8 +38,9 @@ func TestCronJobLoad(t *testing.T) {
 	kubectl(t, "create", "namespace", ns)
 	profile := os.Getenv("SITEOPS_LOAD_CPUPROFILE")
 	var extra []string
-	pprofPort := freePort(t)
+	var pprofPort int
 	if profile != "" {
+		pprofPort = freePort(t)
 		extra = append(extra, fmt.Sprintf("--pprof-bind-address=127.0.0.1:%d", pprofPort))
 	}
 	m := startManager(t, "load", extra...)

@@ -52,7 +52,7 @@ func Start(tb testing.TB, name, bin string, args ...string) *Process {
 	tb.Cleanup(func() {
 		p.Stop(syscall.SIGTERM)
 		if tb.Failed() {
-			tb.Logf("manager %s log (last 16 KiB):\n%s", name, tail(p.Logs(), 16<<10))
+			tb.Logf("manager %s log (last 16 KiB):\n%s", name, Tail(p.Logs(), 16<<10))
 		}
 	})
 	return p
@@ -113,8 +113,8 @@ func LoopbackPort(tb testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// tail is the last n bytes of s.
-func tail(s string, n int) string {
+// Tail is the last n bytes of s: the end of a long process log.
+func Tail(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
