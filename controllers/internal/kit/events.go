@@ -1,0 +1,37 @@
+package kit
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/events"
+)
+
+// Events records one Event per visible action of a controller. Reasons are constants in apis/; Actions gives
+// each reason its events.k8s.io/v1 action (what the controller did or tried).
+type Events struct {
+	// Recorder sends the events; nil records nothing.
+	Recorder events.EventRecorder
+	// Actions maps a reason to its action; a reason without one gets "Reconcile".
+	Actions map[string]string
+}
+
+// Normal records a Normal event about obj.
+func (e Events) Normal(obj runtime.Object, reason, format string, args ...any) {
+	e.record(obj, corev1.EventTypeNormal, reason, format, args...)
+}
+
+// Warning records a Warning event about obj.
+func (e Events) Warning(obj runtime.Object, reason, format string, args ...any) {
+	e.record(obj, corev1.EventTypeWarning, reason, format, args...)
+}
+
+func (e Events) record(obj runtime.Object, typ, reason, format string, args ...any) {
+	if e.Recorder == nil {
+		return
+	}
+	action, ok := e.Actions[reason]
+	if !ok {
+		action = "Reconcile"
+	}
+	e.Recorder.Eventf(obj, nil, typ, reason, action, format, args...)
+}

@@ -1,0 +1,59 @@
+package kit
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+)
+
+type testState struct {
+	Flow
+	ran []string
+}
+
+func record(name string, then func(*testState) error) Step[*testState] {
+	return Step[*testState]{Name: name, Run: func(_ context.Context, s *testState) error {
+		s.ran = append(s.ran, name)
+		return then(s)
+	}}
+}
+
+func TestRunStepsRunsInOrderUntilStopOrError(t *testing.T) {
+	boom := errors.New("boom")
+	ok := func(*testState) error { return nil }
+	cases := []struct {
+		name    string
+		steps   []Step[*testState]
+		wantRan []string
+		wantErr error
+		wantReq time.Duration
+	}{
+		{"all run", []Step[*testState]{record("a", ok), record("b", ok)}, []string{"a", "b"}, nil, 0},
+		{"stop ends after the step", []Step[*testState]{
+			record("a", func(s *testState) error { s.Stop(); return nil }), record("b", ok)}, []string{"a"}, nil, 0},
+		{"error ends at once and drops the requeue", []Step[*testState]{
+			record("a", func(s *testState) error { s.RequeueAfter(time.Minute); return nil }),
+			record("b", func(*testState) error { return boom }), record("c", ok)}, []string{"a", "b"}, boom, 0},
+		{"shortest requeue wins", []Step[*testState]{
+			record("a", func(s *testState) error { s.RequeueAfter(time.Minute); return nil }),
+			record("b", func(s *testState) error { s.RequeueAfter(time.Second); s.RequeueAfter(time.Hour); return nil }),
+		}, []string{"a", "b"}, nil, time.Second},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			s := &testState{}
+			res, err := RunSteps(context.Background(), s, tc.steps)
+			g.Expect(s.ran).To(Equal(tc.wantRan))
+			if tc.wantErr != nil {
+				g.Expect(err).To(MatchError(tc.wantErr))
+			} else {
+				g.Expect(err).NotTo(HaveOccurred())
+			}
+			g.Expect(res.RequeueAfter).To(Equal(tc.wantReq))
+		})
+	}
+}
