@@ -16,14 +16,18 @@ limitations under the License.
 
 package v1
 
-// Condition types of a CronJob. Ready and Stalled follow kstatus, so Argo CD and Flux read them.
+// Condition types of a CronJob. Ready, Reconciling and Stalled follow kstatus, so Argo CD and Flux read them.
 const (
 	// ConditionReady is True when the schedule is valid and the controller is scheduling (or the CronJob is
 	// suspended on purpose); False with a reason otherwise. True is good.
 	ConditionReady = "Ready"
 
+	// ConditionReconciling is True while the controller retries after an error that may be transient (an API
+	// error creating or deleting a Job); False otherwise. True asks for attention.
+	ConditionReconciling = "Reconciling"
+
 	// ConditionStalled is True when the controller cannot make progress until the spec changes: the schedule
-	// does not parse or the time zone is unknown. It is removed once that is fixed. True is bad.
+	// does not parse or the time zone is unknown. It turns False once that is fixed. True is bad.
 	ConditionStalled = "Stalled"
 
 	// ConditionScheduleMissed is True when the last scheduling decision skipped at least one scheduled time
@@ -45,9 +49,13 @@ const (
 	// ReasonDeadlineExceeded (ScheduleMissed=True): the most recent due time is older than
 	// startingDeadlineSeconds, so it was not started.
 	ReasonDeadlineExceeded = "DeadlineExceeded"
-	// ReasonConcurrencyForbidden (ScheduleMissed=True): a run was skipped because concurrencyPolicy is Forbid
-	// and a Job is still active.
-	ReasonConcurrencyForbidden = "ConcurrencyForbidden"
+	// ReasonIdle (Reconciling=False, Stalled=False): nothing is being retried and nothing is stuck.
+	ReasonIdle = "Idle"
+	// ReasonReconcileError (Ready=False, Stalled=False): the last reconcile failed on an API error; it is
+	// retried with backoff and the message carries the error.
+	ReasonReconcileError = "ReconcileError"
+	// ReasonRetrying (Reconciling=True): the controller retries after ReasonReconcileError.
+	ReasonRetrying = "Retrying"
 )
 
 // Event reasons, one per visible action of the controller. Several are also condition reasons.

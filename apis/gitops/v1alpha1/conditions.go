@@ -69,3 +69,17 @@ const (
 	// ReasonNoForeignCommits (ForeignCommits=False): every commit since siteops' last one is siteops' own.
 	ReasonNoForeignCommits = "NoForeignCommits"
 )
+
+// Event reasons of the SiteSync controller; one event per visible action.
+const (
+	// EventRendered (Normal): a rendered commit was pushed to the target branch.
+	EventRendered = "Rendered"
+	// EventSiteFailed (Warning): a site failed to render (newly, or again with new inputs).
+	EventSiteFailed = "SiteFailed"
+	// EventForeignCommit (Warning): the target branch has new commits siteops did not make.
+	EventForeignCommit = "ForeignCommit"
+	// EventStalled (Warning): the SiteSync stalled on an error retrying cannot fix.
+	EventStalled = "Stalled"
+	// EventSyncFailed (Warning): a sync failed with an error that is retried.
+	EventSyncFailed = "SyncFailed"
+)

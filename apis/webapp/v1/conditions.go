@@ -16,9 +16,17 @@ limitations under the License.
 
 package v1
 
-// Condition types of a Guestbook. Available=True and Progressing=False are the good states; Degraded=True is
-// the bad one.
+// Condition types of a Guestbook. Ready, Reconciling and Stalled follow kstatus, so Argo CD and Flux read
+// them: Ready=True is the good state, Reconciling=True and Stalled=True ask for attention. Available,
+// Progressing and Degraded give the detail: Available=True and Progressing=False are good, Degraded=True bad.
 const (
+	// ConditionReady is True when a Ready pod is active and size pods run the current config, all Ready.
+	ConditionReady = "Ready"
+	// ConditionReconciling is True while pods are created, replaced or not Ready yet, or while the controller
+	// retries after an API error.
+	ConditionReconciling = "Reconciling"
+	// ConditionStalled is True while the controller waits for a person: the ConfigMap is missing.
+	ConditionStalled = "Stalled"
 	// ConditionAvailable is True while a Ready pod is active behind the <name> Service.
 	ConditionAvailable = "Available"
 	// ConditionProgressing is True while the pods do not yet all run the current template and config, or
@@ -44,9 +52,25 @@ const (
 	ReasonRolloutComplete = "RolloutComplete"
 	// ReasonAsExpected (Degraded=False): nothing is wrong.
 	ReasonAsExpected = "AsExpected"
-	// ReasonReconcileError (Degraded=True): the last reconcile failed on an API error; it is retried with
-	// backoff and the message carries the error.
+	// ReasonReconcileError (Degraded=True, Ready=False): the last reconcile failed on an API error; it is
+	// retried with backoff and the message carries the error.
 	ReasonReconcileError = "ReconcileError"
+	// ReasonRetrying (Reconciling=True): the controller retries after ReasonReconcileError.
+	ReasonRetrying = "Retrying"
+	// ReasonIdle (Reconciling=False, Stalled=False): nothing is in progress and nothing is stuck.
+	ReasonIdle = "Idle"
+)
+
+// Event reasons of the Guestbook controller; each names one visible action.
+const (
+	// EventActiveChanged (Normal): a pod was labelled active; the <name> Service now selects it.
+	EventActiveChanged = "ActiveChanged"
+	// EventNoReadyPod (Warning): the active pod went away or stopped being Ready and no other pod is Ready.
+	EventNoReadyPod = "NoReadyPod"
+	// EventConfigMapMissing (Warning): spec.configMapName names no ConfigMap; sent once per episode.
+	EventConfigMapMissing = "ConfigMapMissing"
+	// EventConfigMapFound (Normal): the missing ConfigMap appeared and the workload is reconciled again.
+	EventConfigMapFound = "ConfigMapFound"
 )
 
 // Labels and annotations the Guestbook controller sets.
