@@ -29,7 +29,7 @@ VULNDB ?= $(LOCALBIN)/vulndb-$(VULNDB_VERSION)
 # ENVTEST_K8S_VERSION follows k8s.io/api in go.mod: v0.37.2 -> 1.37.2.
 ENVTEST_K8S_VERSION ?= $(shell go list -m -f '{{.Version}}' k8s.io/api | sed 's/^v0/1/')
 
-LDFLAGS := -s -w -X github.com/siteops/siteops/gitops.Version=$(VERSION)
+LDFLAGS := -s -w -X github.com/siteops/siteops/gitops/version.Version=$(VERSION)
 GO_TEST_FLAGS ?=
 
 .PHONY: all

@@ -3,7 +3,9 @@ package gitops
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 
 	git "github.com/go-git/go-git/v5"
@@ -101,5 +103,5 @@ func diffPaths(a, b *object.Tree) ([]string, error) {
 			}
 		}
 	}
-	return sortedMapKeys(set), nil
+	return slices.Sorted(maps.Keys(set)), nil
 }

@@ -49,6 +49,12 @@ func ValidateURL(raw string) error {
 	return nil
 }
 
+// IsSSHURL reports whether raw uses the SSH transport: ssh:// or the scp form user@host:path.
+func IsSSHURL(raw string) bool {
+	ssh, _ := isSSHURL(raw)
+	return ssh
+}
+
 // isSSHURL reports whether raw uses the SSH transport, and the user it names.
 func isSSHURL(raw string) (bool, string) {
 	if m := scpLikeURL.FindStringSubmatch(raw); m != nil && !strings.Contains(raw, "://") {
@@ -106,45 +112,5 @@ func authMethod(rawURL string, a *Auth, workDir string) (transport.AuthMethod, e
 	return &githttp.BasicAuth{Username: user, Password: a.Password}, nil
 }
 
-// redact removes every secret of auths from s, and the password of any URL in it.
-func redact(s string, auths ...*Auth) string {
-	for _, a := range auths {
-		if a == nil {
-			continue
-		}
-		for _, secret := range []string{a.Password, strings.TrimSpace(string(a.SSHPrivateKey))} {
-			if len(secret) >= 3 {
-				s = strings.ReplaceAll(s, secret, "***")
-			}
-		}
-	}
-	return urlPassword.ReplaceAllString(s, "${1}:***@")
-}
-
-// urlPassword matches the user:password@ part of URLs.
-var urlPassword = regexp.MustCompile(`(://[^/:@\s]*):[^/@\s]*@`)
-
-// redactedError keeps the chain of err (errors.Is/As still work) with a redacted message.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
-
-// redactErr returns err with secrets of auths removed from its message; permanence is kept.
-func redactErr(err error, auths ...*Auth) error {
-	if err == nil {
-		return nil
-	}
-	msg := redact(err.Error(), auths...)
-	if msg == err.Error() {
-		return err
-	}
-	return &redactedError{msg: msg, err: err}
-}
-
-func redactURLError(err error) error {
-	return &redactedError{msg: redact(err.Error()), err: err}
-}
+// redactURLError scrubs a URL parse error, which quotes the URL.
+func redactURLError(err error) error { return &redactedError{msg: redact(err.Error()), err: err} }

@@ -301,5 +301,3 @@ func displayDir(dir string) string {
 	}
 	return dir
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

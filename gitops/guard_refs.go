@@ -2,7 +2,9 @@ package gitops
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -58,7 +60,7 @@ func parseKustomization(content []byte) (*parsedKustomization, error) {
 		}
 	}
 	p := &parsedKustomization{}
-	for _, f := range sortedKeys(deprecatedFields) {
+	for _, f := range slices.Sorted(maps.Keys(deprecatedFields)) {
 		if v, ok := doc[f]; ok && v != nil {
 			p.deprecated = append(p.deprecated, f)
 		}
@@ -219,13 +221,4 @@ func firstErr(a, b error) error {
 		return a
 	}
 	return b
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	return keys
 }

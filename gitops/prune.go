@@ -1,7 +1,9 @@
 package gitops
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -16,7 +18,7 @@ func removedSites(t fileTree, o SyncOptions, p *sitePlan) map[string]string {
 		return nil
 	}
 	out := map[string]string{}
-	for _, name := range sortedMapKeys(o.Previous) {
+	for _, name := range slices.Sorted(maps.Keys(o.Previous)) {
 		if _, still := p.states[name]; still || o.Previous[name].LastRenderedRevision == "" {
 			continue
 		}

@@ -15,6 +15,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-logr/logr"
+
+	"github.com/siteops/siteops/gitops/version"
 )
 
 const (
@@ -203,7 +205,7 @@ func commitMessage(sourceRev string, rendered, removed []string) string {
 	sort.Strings(sites)
 	return fmt.Sprintf("siteops: %s from %s\n\n%s: %s\n%s: %s\n%s: %s\n",
 		strings.Join(what, "; "), short,
-		TrailerSourceRevision, sourceRev, TrailerSites, strings.Join(sites, ","), TrailerVersion, Version)
+		TrailerSourceRevision, sourceRev, TrailerSites, strings.Join(sites, ","), TrailerVersion, version.Version)
 }
 
 // push updates branch on the remote to commit, never forcing.

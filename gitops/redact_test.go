@@ -1,4 +1,4 @@
-package sitesync
+package gitops
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
-
-	"github.com/siteops/siteops/gitops"
 )
 
 func TestRedactorScrubsCredentials(t *testing.T) {
@@ -16,7 +14,7 @@ func TestRedactorScrubsCredentials(t *testing.T) {
 		keyLine = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"
 	)
 	key := "-----BEGIN OPENSSH PRIVATE KEY-----\n" + keyLine + "\n-----END OPENSSH PRIVATE KEY-----\n"
-	r := newRedactor(&gitops.Auth{Username: "alice", Password: pass}, nil, &gitops.Auth{SSHPrivateKey: []byte(key)})
+	r := NewRedactor(&Auth{Username: "alice", Password: pass}, nil, &Auth{SSHPrivateKey: []byte(key)})
 	cases := []struct {
 		name, in, want string
 	}{
@@ -28,7 +26,7 @@ func TestRedactorScrubsCredentials(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			NewWithT(t).Expect(r.string(tc.in)).To(Equal(tc.want))
+			NewWithT(t).Expect(r.String(tc.in)).To(Equal(tc.want))
 		})
 	}
 }
@@ -36,17 +34,17 @@ func TestRedactorScrubsCredentials(t *testing.T) {
 func TestRedactedErrorKeepsChain(t *testing.T) {
 	g := NewWithT(t)
 	sentinel := errors.New("sentinel")
-	r := newRedactor(&gitops.Auth{Password: "s3cr3t-token"})
-	err := r.error(fmt.Errorf("pushing with s3cr3t-token: %w", sentinel))
+	r := NewRedactor(&Auth{Password: "s3cr3t-token"})
+	err := r.Error(fmt.Errorf("pushing with s3cr3t-token: %w", sentinel))
 	g.Expect(err.Error()).To(Equal("pushing with ***: sentinel"))
 	g.Expect(errors.Is(err, sentinel)).To(BeTrue())
-	g.Expect(r.error(nil)).To(BeNil())
+	g.Expect(r.Error(nil)).To(BeNil())
 	clean := errors.New("clean")
-	g.Expect(r.error(clean)).To(BeIdenticalTo(clean))
+	g.Expect(r.Error(clean)).To(BeIdenticalTo(clean))
 }
 
 func TestRedactorIgnoresShortValues(t *testing.T) {
 	// A one-letter password would otherwise be replaced all over every message.
-	r := newRedactor(&gitops.Auth{Password: "a"})
-	NewWithT(t).Expect(r.string("a banana")).To(Equal("a banana"))
+	r := NewRedactor(&Auth{Password: "a"})
+	NewWithT(t).Expect(r.String("a banana")).To(Equal("a banana"))
 }

@@ -156,8 +156,8 @@ func refusePlaintextSecrets(m resmap.ResMap) error {
 				if ns := r.GetNamespace(); ns != "" {
 					id = ns + "/" + id
 				}
-				return fmt.Errorf("secret %q carries plaintext %s: keep secrets out of Git "+
-					"(use SealedSecrets or ExternalSecrets)", id, field)
+				return failed(FailurePlaintextSecret, fmt.Errorf("secret %q carries plaintext %s: keep secrets out of Git "+
+					"(use SealedSecrets or ExternalSecrets)", id, field))
 			}
 		}
 	}

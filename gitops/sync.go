@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-logr/logr"
@@ -53,7 +54,7 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 		s := plan.states[j.name]
 		s.Rendered, s.RenderDuration = true, results[i].took
 		if results[i].err != nil {
-			s.Ready, s.Message = false, o.redactMsg(results[i].err.Error())
+			s.Ready, s.Reason, s.Message = false, failureReason(results[i].err), o.redactMsg(results[i].err.Error())
 			o.Logger.V(1).Info("site failed", "site", j.name, "error", s.Message)
 			continue
 		}
@@ -70,7 +71,7 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 	if err != nil {
 		for _, s := range plan.states {
 			if s.Rendered && s.Ready {
-				s.Ready, s.Message = false, "rendered but not published: the push failed"
+				s.Ready, s.Reason, s.Message = false, FailureNotPublished, "rendered but not published: the push failed"
 			}
 		}
 		// The removed sites stay in the result, as they were, so the next Sync removes them again.
@@ -81,7 +82,7 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 		res.Sites = plan.sorted()
 		return res, o.redact(err)
 	}
-	for _, dir := range sortedMapKeys(siteOf) {
+	for _, dir := range slices.Sorted(maps.Keys(siteOf)) {
 		plan.states[siteOf[dir]].LastRenderedRevision = res.SourceRevision
 	}
 	res.RenderedRevision, res.Pushed, res.Sites = hashString(pr.head), pr.pushed, plan.sorted()
@@ -162,7 +163,7 @@ func planSites(t fileTree, o SyncOptions, guard func(dir string) (*siteInputs, e
 		}
 		p.states[name] = s
 		if err := ValidateSiteName(name); err != nil {
-			s.Message = err.Error()
+			s.Reason, s.Message = FailureInvalidName, err.Error()
 			continue
 		}
 		valid = append(valid, name)
@@ -173,7 +174,7 @@ func planSites(t fileTree, o SyncOptions, guard func(dir string) (*siteInputs, e
 			if !errors.As(err, &g) {
 				return nil, fmt.Errorf("reading site %s: %w", name, err)
 			}
-			s.Message = o.redactMsg(err.Error())
+			s.Reason, s.Message = FailureGuardRefused, o.redactMsg(err.Error())
 			if in != nil {
 				s.Warnings = sortedWarnings(in.warnings)
 			}
@@ -194,7 +195,7 @@ func planSites(t fileTree, o SyncOptions, guard func(dir string) (*siteInputs, e
 // is still on the target branch). Skipped sites are Ready.
 func (p *sitePlan) decide(st targetState, previous map[string]SiteState) []renderJob {
 	var jobs []renderJob
-	for _, name := range sortedMapKeys(p.inputs) {
+	for _, name := range slices.Sorted(maps.Keys(p.inputs)) {
 		in, s := p.inputs[name], p.states[name]
 		prev, ok := previous[name]
 		if ok && prev.Ready && prev.InputDigest == in.digest && st.tree != nil {
@@ -210,19 +211,10 @@ func (p *sitePlan) decide(st targetState, previous map[string]SiteState) []rende
 
 func (p *sitePlan) sorted() []SiteState {
 	out := make([]SiteState, 0, len(p.states))
-	for _, name := range sortedMapKeys(p.states) {
+	for _, name := range slices.Sorted(maps.Keys(p.states)) {
 		out = append(out, *p.states[name])
 	}
 	return out
-}
-
-func sortedMapKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func hashString(h plumbing.Hash) string {

@@ -171,10 +171,15 @@ func TestSyncHostileOverlaysFailOnlyTheirSite(t *testing.T) {
 	g.Expect(e.rendered(t, "dev")).To(ContainSubstring("nginx:1.27"))
 	g.Expect(site(t, res, "../x").Ready).To(BeFalse())
 	g.Expect(site(t, res, "../x").Message).To(ContainSubstring("invalid site name"))
+	g.Expect(site(t, res, "../x").Reason).To(Equal(FailureInvalidName))
 	for name, c := range cases {
 		s := site(t, res, name)
-		t.Logf("%s: %s", name, s.Message)
+		t.Logf("%s: %s: %s", name, s.Reason, s.Message)
 		g.Expect(s.Ready).To(BeFalse(), "site %s should fail", name)
+		g.Expect(s.Reason).To(BeElementOf(FailureGuardRefused, FailureKustomize, FailurePlaintextSecret), "site %s", name)
+		if strings.Contains(c.want, "plaintext") {
+			g.Expect(s.Reason).To(Equal(FailurePlaintextSecret), "site %s", name)
+		}
 		g.Expect(s.Message).To(ContainSubstring(c.want), "site %s", name)
 		g.Expect(s.LastRenderedRevision).To(Equal(first.SourceRevision), "site %s keeps its last good render", name)
 		g.Expect(e.rendered(t, name)).To(Equal(before[name]), "site %s output must stay untouched", name)

@@ -5,6 +5,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
+	"github.com/siteops/siteops/gitops/version"
 	"github.com/siteops/siteops/test/gitserver"
 )
 
@@ -36,7 +37,7 @@ func TestSyncFirstRunPublishesEverySiteWithTrailers(t *testing.T) {
 	g.Expect(log).To(HaveLen(1))
 	g.Expect(log[0].Trailer(TrailerSourceRevision)).To(Equal(res.SourceRevision))
 	g.Expect(log[0].Trailer(TrailerSites)).To(Equal("dev,edge,prod"))
-	g.Expect(log[0].Trailer(TrailerVersion)).To(Equal(Version))
+	g.Expect(log[0].Trailer(TrailerVersion)).To(Equal(version.Version))
 	g.Expect(site(t, res, "prod").Warnings).To(ConsistOf(
 		ContainSubstring(`"bases" is deprecated`), ContainSubstring(`"patchesStrategicMerge" is deprecated`)))
 	g.Expect(site(t, res, "dev").Warnings).To(BeEmpty())

@@ -6,9 +6,6 @@ import (
 	"github.com/go-logr/logr"
 )
 
-// Version is the siteops version written into commit trailers (set by -ldflags -X).
-var Version = "dev"
-
 // Defaults of the options.
 const (
 	DefaultTargetBranch = "rendered"
@@ -69,6 +66,7 @@ type SiteState struct {
 	Name                 string
 	InputDigest          string        // digest of every file the site's kustomization graph reaches
 	Ready                bool          // the site's current inputs are rendered and on the target branch
+	Reason               FailureReason // why the site failed, "" when Ready
 	Message              string        // kustomize or guard error, or "" ; never contains credentials
 	Warnings             []string      // e.g. deprecated `bases:` / `patchesStrategicMerge:`
 	Rendered             bool          // re-rendered in this call (false = skipped, inputs unchanged)

@@ -20,7 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/siteops/siteops/apis"
-	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/version"
 )
 
 // options are the manager's flags.
@@ -85,7 +85,7 @@ func main() {
 		os.Exit(2) // flag.ExitOnError has printed the usage already
 	}
 	if showVersion {
-		fmt.Println(gitops.Version)
+		fmt.Println(version.Version)
 		os.Exit(0)
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zo)))
@@ -152,7 +152,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if err := mgr.AddReadyzCheck("readyz", ready); err != nil {
 		return fmt.Errorf("adding ready check: %w", err)
 	}
-	ctrl.Log.WithName("setup").Info("manager started", "version", gitops.Version, "leaderElection", o.leaderElect)
+	ctrl.Log.WithName("setup").Info("manager started", "version", version.Version, "leaderElection", o.leaderElect)
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("running manager: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/version"
 	"github.com/siteops/siteops/test/gitserver"
 )
 
@@ -168,7 +169,7 @@ func TestUsageErrorsAndVersion(t *testing.T) {
 	}
 	code, out, _ := cli(t, dir, "version")
 	g.Expect(code).To(Equal(0))
-	g.Expect(out).To(Equal("siteops " + gitops.Version + "\n"))
+	g.Expect(out).To(Equal("siteops " + version.Version + "\n"))
 }
 
 func normalizeSpaces(s string) string {

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/version"
 )
 
 func runSites(args []string, stdout, stderr io.Writer) error {
@@ -66,6 +67,6 @@ func runSites(args []string, stdout, stderr io.Writer) error {
 }
 
 func runVersion(stdout io.Writer) error {
-	_, err := fmt.Fprintf(stdout, "siteops %s\n", gitops.Version)
+	_, err := fmt.Fprintf(stdout, "siteops %s\n", version.Version)
 	return err
 }

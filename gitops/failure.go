@@ -1,0 +1,46 @@
+package gitops
+
+import "errors"
+
+// FailureReason says, in one word, why a site failed; metrics and conditions use it as it is.
+type FailureReason string
+
+// Why a site can fail. A site that failed keeps its last good output on the target branch.
+const (
+	// FailureInvalidName: the site's folder name cannot name a site (see ValidateSiteName).
+	FailureInvalidName FailureReason = "InvalidSiteName"
+	// FailureGuardRefused: the site's kustomization reaches outside the checkout, a remote resource, a
+	// plugin, Helm or a symlink out; nothing was built.
+	FailureGuardRefused FailureReason = "GuardRefused"
+	// FailureKustomize: kustomize could not build the site.
+	FailureKustomize FailureReason = "KustomizeError"
+	// FailurePlaintextSecret: the site renders a Secret with data; secrets stay out of Git.
+	FailurePlaintextSecret FailureReason = "PlaintextSecret"
+	// FailureNotPublished: the site rendered, but the push of the rendered commit failed.
+	FailureNotPublished FailureReason = "NotPublished"
+)
+
+// siteFailure is a site's failure with its reason.
+type siteFailure struct {
+	reason FailureReason
+	err    error
+}
+
+func (e *siteFailure) Error() string { return e.err.Error() }
+func (e *siteFailure) Unwrap() error { return e.err }
+
+// failed marks err as a site failure for reason.
+func failed(reason FailureReason, err error) error { return &siteFailure{reason: reason, err: err} }
+
+// failureReason is the reason err carries; a build error without one is kustomize's.
+func failureReason(err error) FailureReason {
+	var f *siteFailure
+	if errors.As(err, &f) {
+		return f.reason
+	}
+	var g *guardError
+	if errors.As(err, &g) {
+		return FailureGuardRefused
+	}
+	return FailureKustomize
+}
