@@ -5,8 +5,14 @@ import (
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+	"github.com/siteops/siteops/cmd/manager/receiver"
+	"github.com/siteops/siteops/cmd/manager/standby"
 	"github.com/siteops/siteops/controllers/cronjob"
 	"github.com/siteops/siteops/controllers/guestbook"
 	"github.com/siteops/siteops/controllers/managerstatus"
@@ -14,7 +20,8 @@ import (
 )
 
 // setupFeatures registers every reconciler, webhook and the push receiver with the manager. With shadow mode
-// each controller runs before the manager leads too, over a dry-run client (controllers/shadow).
+// the CronJob and Guestbook controllers also run before the manager leads: through a standby.Gate, over a
+// dry-run write recorder and an observer that measures nothing. The controllers themselves do not know.
 func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock) error {
 	wc := newWriteClients(mgr)
 	if o.shadowAddr != "0" {
@@ -22,19 +29,25 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock) error {
 			return fmt.Errorf("adding the shadow report server: %w", err)
 		}
 	}
-
-	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk}
-	if o.shadow {
-		cj.Shadow = &cronjob.Reconciler{Client: wc.shadow, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk}
+	// standbyOf is how a controller runs: through a gate over its standby twin in shadow mode, else only
+	// while leading.
+	standbyOf := func(twin reconcile.Reconciler) func(*builder.Builder, controller.Options, client.ObjectList, reconcile.Reconciler) error {
+		if !o.shadow {
+			return nil
+		}
+		return standby.Completer(mgr, twin)
 	}
+
+	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk,
+		Complete: standbyOf(&cronjob.Reconciler{Client: wc.standby, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk,
+			Observer: standby.Discard{}})}
 	if err := cj.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the CronJob controller: %w", err)
 	}
 
-	gb := &guestbook.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-guestbook"), Clock: clk}
-	if o.shadow {
-		gb.Shadow = &guestbook.Reconciler{Client: wc.shadow, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk}
-	}
+	gb := &guestbook.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-guestbook"), Clock: clk,
+		Complete: standbyOf(&guestbook.Reconciler{Client: wc.standby, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk,
+			Observer: standby.Discard{}})}
 	if err := gb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Guestbook controller: %w", err)
 	}
@@ -51,7 +64,7 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock) error {
 		return fmt.Errorf("setting up the SiteSync manager-status controller: %w", err)
 	}
 	if o.receiverAddr != "0" {
-		if err := mgr.Add(sitesync.NewReceiverServer(o.receiverAddr, mgr.GetClient(), mgr.GetAPIReader(), clk)); err != nil {
+		if err := mgr.Add(receiver.NewServer(o.receiverAddr, mgr.GetClient(), mgr.GetAPIReader(), clk)); err != nil {
 			return fmt.Errorf("adding the push receiver: %w", err)
 		}
 	}

@@ -12,28 +12,28 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/siteops/siteops/controllers/shadow"
+	"github.com/siteops/siteops/cmd/manager/standby"
 )
 
-// writeClients are the two clients every reconciler gets: the leader's, which records and persists its
-// writes, and the shadow's, which records them and sends them as dry runs.
+// writeClients are the two clients the reconcilers get: the leader's, which records and persists its writes,
+// and the standby's, which records them and sends them as dry runs.
 type writeClients struct {
-	leader, shadow             client.Client
-	leaderReport, shadowReport *shadow.Report
-	discard                    events.EventRecorder
+	leader, standby             client.Client
+	leaderReport, standbyReport *standby.Report
+	discard                     events.EventRecorder
 }
 
 // newWriteClients wraps the manager's client for the leader and for shadow mode.
 func newWriteClients(mgr ctrl.Manager) writeClients {
 	log := ctrl.Log.WithName("writes")
-	lr := &shadow.Report{Log: log}
-	sr := &shadow.Report{Log: log}
+	lr := &standby.Report{Log: log}
+	sr := &standby.Report{Log: log}
 	return writeClients{
-		leader:       shadow.NewClient(mgr.GetClient(), lr, false),
-		shadow:       shadow.NewClient(mgr.GetClient(), sr, true),
-		leaderReport: lr,
-		shadowReport: sr,
-		discard:      &events.FakeRecorder{},
+		leader:        standby.NewWriteRecorder(mgr.GetClient(), lr, false),
+		standby:       standby.NewWriteRecorder(mgr.GetClient(), sr, true),
+		leaderReport:  lr,
+		standbyReport: sr,
+		discard:       &events.FakeRecorder{},
 	}
 }
 
@@ -51,8 +51,8 @@ func (s *shadowServer) NeedLeaderElection() bool { return false }
 // Start serves until ctx ends.
 func (s *shadowServer) Start(ctx context.Context) error {
 	mux := http.NewServeMux()
-	leading := func() bool { return shadow.Leading(s.elected) }
-	mux.Handle("GET /shadow", s.clients.shadowReport.Handler(leading))
+	leading := func() bool { return standby.Leading(s.elected) }
+	mux.Handle("GET /shadow", s.clients.standbyReport.Handler(leading))
 	mux.Handle("GET /writes", s.clients.leaderReport.Handler(leading))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	l, err := net.Listen("tcp", s.addr)

@@ -19,7 +19,6 @@ package cronjob
 import (
 	"context"
 
-	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
@@ -30,7 +29,7 @@ import (
 // startingDeadlineSeconds still allows, as in Kubernetes), and Replace deletes the active Jobs first.
 func (r *Reconciler) reconcileConcurrency(ctx context.Context, s *scope) error {
 	if s.plan.Run.IsZero() {
-		s.done = true
+		s.Stop()
 		return nil
 	}
 	if len(s.jobs.active) == 0 {
@@ -40,16 +39,16 @@ func (r *Reconciler) reconcileConcurrency(ctx context.Context, s *scope) error {
 	case batchv1.ForbidConcurrent:
 		log.FromContext(ctx).V(1).Info("concurrency policy Forbid: a Job is still active, not starting",
 			"scheduledTime", s.plan.Run, "active", len(s.jobs.active))
-		r.event(s.cj, corev1.EventTypeNormal, batchv1.ReasonJobAlreadyActive,
+		r.events().Normal(s.cj, batchv1.ReasonJobAlreadyActive,
 			"Not starting job for %s because a previous job is still running", s.plan.Run.UTC().Format(timeFormat))
-		s.done = true
+		s.Stop()
 	case batchv1.ReplaceConcurrent:
 		for _, job := range s.jobs.active {
 			if err := r.deleteJob(ctx, job); err != nil {
-				r.event(s.cj, corev1.EventTypeWarning, batchv1.ReasonFailedDelete, "Error deleting job %s: %v", job.Name, err)
+				r.events().Warning(s.cj, batchv1.ReasonFailedDelete, "Error deleting job %s: %v", job.Name, err)
 				return err
 			}
-			r.event(s.cj, corev1.EventTypeNormal, batchv1.ReasonJobReplaced,
+			r.events().Normal(s.cj, batchv1.ReasonJobReplaced,
 				"Deleted active job %s to replace it with the run for %s", job.Name, s.plan.Run.UTC().Format(timeFormat))
 		}
 		s.jobs.active = nil

@@ -35,10 +35,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
-	"github.com/siteops/siteops/controllers/shadow"
+	"github.com/siteops/siteops/controllers/internal/kit"
 )
 
 // +kubebuilder:rbac:groups=batch.tutorial.kubebuilder.io,resources=cronjobs,verbs=get;list;watch
@@ -55,13 +54,14 @@ const requeueMargin = 100 * time.Millisecond
 type Reconciler struct {
 	client.Client
 	Scheme *runtime.Scheme
-	// Recorder emits one Event per visible action (events.go); nil records nothing.
+	// Recorder emits one Event per visible action; nil records nothing.
 	Recorder events.EventRecorder
 	// Clock drives every schedule decision; tests give a fake one. Nil means the real clock.
 	Clock clock.PassiveClock
-	// Shadow, when set, is the same reconciler over a dry-run client, run while the manager does not hold
-	// the leader lease (controllers/shadow); nil runs the controller on the leader only.
-	Shadow *Reconciler
+	// Observer receives the schedule measurements; nil means the Prometheus metrics on /metrics.
+	Observer Observer
+	// Complete says how the manager runs the controller (see kit.Completer); nil runs it while leading.
+	Complete kit.Completer
 	// Workers is how many CronJobs are reconciled at once (different CronJobs; one CronJob is never
 	// reconciled twice at the same time); 0 means DefaultWorkers.
 	Workers int
@@ -69,13 +69,14 @@ type Reconciler struct {
 
 // DefaultWorkers is the default number of CronJobs reconciled at once. Every `*/1` CronJob falls due in the
 // same second; with one worker each waits for the API requests (list from cache, create, event, status) of
-// all before it, which put P1's lag p99 at a minute for 200 CronJobs on a loaded machine. Kubernetes'
+// all before it, which put the schedule lag at a minute for 200 CronJobs on a loaded machine. Kubernetes'
 // CronJob controller runs 5 (--concurrent-cron-job-syncs); siteops has no client-side rate limit
 // (controller-runtime leaves it to API Priority and Fairness), so more workers turn into less lag.
 const DefaultWorkers = 20
 
 // scope is what the steps of one reconcile share.
 type scope struct {
+	kit.Flow
 	cj  *batchv1.CronJob
 	now time.Time
 	// wasActive holds the names in status.active before this reconcile, to notice Jobs that finished.
@@ -83,20 +84,12 @@ type scope struct {
 	jobs      jobSets
 	sched     cron.Schedule
 	plan      plan
-	// stalled is the reason the CronJob cannot be scheduled until its spec changes ("" when it can).
-	stalled, stalledMessage string
-	// done stops the remaining steps; result is returned as is.
-	done   bool
-	result ctrl.Result
 }
-
-// step is one named stage of a reconcile. It mutates s.cj.Status in memory; the status is patched once.
-type step func(ctx context.Context, s *scope) error
 
 // Reconcile runs the steps in order: list and classify the owned Jobs (and update status from them), prune
 // history, honour suspend, plan the schedule, apply the concurrency policy, and start the due Job. The
 // status is patched once, at the end, whatever happened.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
 	cj := &batchv1.CronJob{}
 	if err := r.Get(ctx, req.NamespacedName, cj); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -106,33 +99,27 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		return ctrl.Result{}, nil
 	}
 	s := &scope{cj: cj, now: r.clock().Now(), wasActive: activeNames(cj)}
-	original := cj.DeepCopy()
+	before := cj.DeepCopy()
 	defer func() {
-		r.finalizeStatus(s)
-		if err := r.patchStatus(ctx, original, cj); err != nil {
-			retErr = errors.Join(retErr, err)
-		}
+		r.summarize(s, retErr)
+		retErr = errors.Join(kit.Terminal(retErr), kit.PatchStatus(ctx, r.Client, before, cj))
 	}()
 
-	for _, st := range []step{
-		r.reconcileChildJobs, r.reconcileHistory, r.reconcileSuspend, r.reconcileSchedule,
-		r.reconcileConcurrency, r.reconcileRun,
-	} {
-		if err := st(ctx, s); err != nil {
-			return ctrl.Result{}, err
-		}
-		if s.done {
-			break
-		}
-	}
-	return s.result, nil
+	return kit.RunSteps(ctx, s, []kit.Step[*scope]{
+		{Name: "child jobs", Run: r.reconcileChildJobs},
+		{Name: "history", Run: r.reconcileHistory},
+		{Name: "suspend", Run: r.reconcileSuspend},
+		{Name: "schedule", Run: r.reconcileSchedule},
+		{Name: "concurrency", Run: r.reconcileConcurrency},
+		{Name: "run", Run: r.reconcileRun},
+	})
 }
 
 // reconcileSuspend stops before scheduling when spec.suspend is true; running Jobs are left alone and no
 // requeue is asked for (un-suspending is a spec change, which wakes the controller).
 func (r *Reconciler) reconcileSuspend(_ context.Context, s *scope) error {
 	if s.cj.Spec.Suspend != nil && *s.cj.Spec.Suspend {
-		s.done = true
+		s.Stop()
 	}
 	return nil
 }
@@ -148,7 +135,7 @@ func (r *Reconciler) clock() clock.PassiveClock {
 const jobOwnerKey = ".metadata.controller"
 
 // SetupWithManager registers the Job owner index and the controller, which watches CronJobs and the Jobs
-// they own (with r.Shadow, through a shadow.Gate that also runs before the manager leads).
+// they own.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &kbatchv1.Job{}, jobOwnerKey,
 		jobOwnerIndex); err != nil {
@@ -158,16 +145,12 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&batchv1.CronJob{}).
 		Owns(&kbatchv1.Job{}, builder.WithPredicates(jobChangeMatters)).
 		Named("cronjob")
-	var shadowed reconcile.Reconciler // stays a nil interface without a shadow
-	if r.Shadow != nil {
-		shadowed = r.Shadow
-	}
 	workers := r.Workers
 	if workers <= 0 {
 		workers = DefaultWorkers
 	}
 	opts := controller.Options{MaxConcurrentReconciles: workers}
-	if err := shadow.BuildWithOptions(mgr, b, &batchv1.CronJobList{}, r, shadowed, opts); err != nil {
+	if err := kit.Complete(r.Complete, b, opts, &batchv1.CronJobList{}, r); err != nil {
 		return fmt.Errorf("setting up the CronJob controller: %w", err)
 	}
 	return nil

@@ -58,7 +58,8 @@ func TestCreateStartsJobAtScheduledTime(t *testing.T) {
 	h.g.Expect(got.Status.ObservedGeneration).To(Equal(got.Generation))
 	h.g.Expect(condition(got, batchv1.ConditionReady).Status).To(Equal(metav1.ConditionTrue))
 	h.g.Expect(condition(got, batchv1.ConditionScheduleMissed).Reason).To(Equal(batchv1.ReasonOnSchedule))
-	h.g.Expect(condition(got, batchv1.ConditionStalled)).To(BeNil())
+	h.g.Expect(condition(got, batchv1.ConditionStalled).Status).To(Equal(metav1.ConditionFalse))
+	h.g.Expect(condition(got, batchv1.ConditionReconciling).Status).To(Equal(metav1.ConditionFalse))
 	h.g.Expect(h.drainEvents()).To(Equal([]string{"Normal SuccessfulCreate Created job " + job.Name}))
 
 	// Reconciling again in the same minute starts nothing more.

@@ -23,8 +23,6 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
-
-	"github.com/siteops/siteops/controllers/shadow"
 )
 
 // histogram reads the sample count and sum of a histogram from the controller-runtime registry the
@@ -64,27 +62,38 @@ func TestScheduleLagMetric(t *testing.T) {
 	h.g.Expect(names).To(ContainElement("siteops_cronjob_missed_schedules_total"))
 }
 
-// TestShadowObservesNoScheduleMetrics: a shadow reconciler (dry-run client, the preview colour of a
-// blue/green upgrade) that would start a Job after two missed times adds nothing to the schedule lag
-// histogram or the missed counter, and creates no Job; the leader's reconcile of the same CronJob then does.
-func TestShadowObservesNoScheduleMetrics(t *testing.T) {
+// recordingObserver keeps what a reconciler measured.
+type recordingObserver struct {
+	lags   []time.Duration
+	missed int
+}
+
+func (o *recordingObserver) ScheduleLag(d time.Duration) { o.lags = append(o.lags, d) }
+func (o *recordingObserver) MissedSchedules(n int)       { o.missed += n }
+
+// TestObserverTakesTheMeasurements: a reconciler given its own Observer (the manager gives a standby one that
+// discards) reports the lag and the missed times to it, and nothing to the Prometheus metrics; without one,
+// the same measurements go to the metrics.
+func TestObserverTakesTheMeasurements(t *testing.T) {
 	h := newHarness(t, t0)
-	h.createScheduledAt("shadowed", t0, nil)
+	h.createScheduledAt("observed", t0, nil)
 	count, _ := histogram(t, "siteops_cronjob_schedule_lag_seconds")
 	missed := testutil.ToFloat64(missedSchedules)
 	h.clock.SetTime(t0.Add(3*time.Minute + time.Second))
 
-	sh := h.newReconciler()
-	sh.Client = shadow.NewClient(cached, &shadow.Report{}, true)
-	_, err := h.reconcileWith(sh, "shadowed")
+	obs := &recordingObserver{}
+	r := h.newReconciler()
+	r.Observer = obs
+	_, err := h.reconcileWith(r, "observed")
 	h.g.Expect(err).NotTo(HaveOccurred())
-	h.g.Expect(h.jobs()).To(BeEmpty(), "a dry run creates nothing")
+	h.g.Expect(obs.lags).To(Equal([]time.Duration{time.Second}))
+	h.g.Expect(obs.missed).To(Equal(2))
 	count2, _ := histogram(t, "siteops_cronjob_schedule_lag_seconds")
-	h.g.Expect(count2).To(Equal(count), "the shadow observed no lag")
-	h.g.Expect(testutil.ToFloat64(missedSchedules)).To(Equal(missed), "the shadow counted no missed time")
+	h.g.Expect(count2).To(Equal(count), "nothing reached the metrics")
+	h.g.Expect(testutil.ToFloat64(missedSchedules)).To(Equal(missed))
 
-	h.mustReconcile("shadowed")
-	h.g.Expect(h.jobs()).To(HaveLen(1))
+	h.createScheduledAt("metered", t0, nil)
+	h.mustReconcile("metered")
 	count3, _ := histogram(t, "siteops_cronjob_schedule_lag_seconds")
 	h.g.Expect(count3 - count).To(Equal(uint64(1)))
 	h.g.Expect(testutil.ToFloat64(missedSchedules) - missed).To(Equal(2.0))

@@ -126,7 +126,7 @@ func TestInvalidScheduleStalls(t *testing.T) {
 			})
 			h.mustReconcile(tc.name)
 			got = h.get(tc.name)
-			h.g.Expect(condition(got, batchv1.ConditionStalled)).To(BeNil())
+			h.g.Expect(condition(got, batchv1.ConditionStalled).Status).To(Equal(metav1.ConditionFalse))
 			h.g.Expect(condition(got, batchv1.ConditionReady).Status).To(Equal(metav1.ConditionTrue))
 			h.g.Expect(h.jobs()).To(HaveLen(1))
 		})

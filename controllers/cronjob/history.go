@@ -21,7 +21,6 @@ import (
 	"fmt"
 
 	kbatchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -37,10 +36,10 @@ func (r *Reconciler) reconcileHistory(ctx context.Context, s *scope) error {
 		jobsBeyondLimit(s.jobs.failed, spec.FailedJobsHistoryLimit, batchv1.DefaultFailedJobsHistoryLimit)...)
 	for _, job := range prune {
 		if err := r.deleteJob(ctx, job); err != nil {
-			r.event(s.cj, corev1.EventTypeWarning, batchv1.ReasonFailedDelete, "Error deleting job %s: %v", job.Name, err)
+			r.events().Warning(s.cj, batchv1.ReasonFailedDelete, "Error deleting job %s: %v", job.Name, err)
 			return err
 		}
-		r.event(s.cj, corev1.EventTypeNormal, batchv1.ReasonSuccessfulDelete, "Deleted job %s", job.Name)
+		r.events().Normal(s.cj, batchv1.ReasonSuccessfulDelete, "Deleted job %s", job.Name)
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func (r *Reconciler) reconcileChildJobs(ctx context.Context, s *scope) error {
 	for _, job := range append(append([]*kbatchv1.Job{}, s.jobs.succeeded...), s.jobs.failed...) {
 		if s.wasActive[job.Name] {
 			ctype, _ := finishedCondition(job)
-			r.event(s.cj, corev1.EventTypeNormal, batchv1.ReasonSawCompletedJob,
+			r.events().Normal(s.cj, batchv1.ReasonSawCompletedJob,
 				"Saw completed job: %s, condition: %s", job.Name, ctype)
 		}
 	}
@@ -199,22 +199,20 @@ func (r *Reconciler) reconcileRun(ctx context.Context, s *scope) error {
 	}
 	switch err := r.Create(ctx, job); {
 	case err == nil:
-		r.event(s.cj, corev1.EventTypeNormal, batchv1.ReasonSuccessfulCreate, "Created job %s", job.Name)
-		if !r.dryRun() { // a shadow's Job was not created
-			scheduleLag.Observe(s.now.Sub(at).Seconds())
-		}
+		r.events().Normal(s.cj, batchv1.ReasonSuccessfulCreate, "Created job %s", job.Name)
+		r.observer().ScheduleLag(s.now.Sub(at))
 	case apierrors.IsAlreadyExists(err):
 		if job, err = r.takeExisting(ctx, s.cj, job.Name); err != nil {
 			return err
 		}
 	default:
-		r.event(s.cj, corev1.EventTypeWarning, batchv1.ReasonFailedCreate, "Error creating job %s: %v", job.Name, err)
+		r.events().Warning(s.cj, batchv1.ReasonFailedCreate, "Error creating job %s: %v", job.Name, err)
 		return fmt.Errorf("creating Job %s/%s: %w", job.Namespace, job.Name, err)
 	}
 	log.FromContext(ctx).V(1).Info("started the scheduled run", "job", job.Name, "scheduledTime", at)
 	s.cj.Status.LastScheduleTime = &metav1.Time{Time: at}
 	if s.plan.Missed == 0 {
-		setOnSchedule(s)
+		r.setOnSchedule(s)
 	}
 	if _, finished := finishedCondition(job); !finished && !s.wasListed(job.Name) {
 		s.cj.Status.Active = append(s.cj.Status.Active, jobReference(job))
@@ -232,7 +230,7 @@ func (r *Reconciler) takeExisting(ctx context.Context, cj *batchv1.CronJob, name
 		return existing, nil
 	}
 	if owner := metav1.GetControllerOf(existing); owner != nil {
-		r.event(cj, corev1.EventTypeWarning, batchv1.ReasonFailedCreate,
+		r.events().Warning(cj, batchv1.ReasonFailedCreate,
 			"Job %s already exists and is controlled by %s %s", name, owner.Kind, owner.Name)
 		return nil, fmt.Errorf("job %s/%s exists and is controlled by %s %s", cj.Namespace, name, owner.Kind, owner.Name)
 	}
@@ -243,7 +241,7 @@ func (r *Reconciler) takeExisting(ctx context.Context, cj *batchv1.CronJob, name
 	if err := r.Patch(ctx, existing, patch); err != nil {
 		return nil, fmt.Errorf("adopting Job %s/%s: %w", cj.Namespace, name, err)
 	}
-	r.event(cj, corev1.EventTypeNormal, batchv1.ReasonAdoptedJob, "Adopted existing job %s", name)
+	r.events().Normal(cj, batchv1.ReasonAdoptedJob, "Adopted existing job %s", name)
 	return existing, nil
 }
 

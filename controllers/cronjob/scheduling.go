@@ -18,15 +18,15 @@ package cronjob
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 )
 
 // timeFormat is how times appear in events and condition messages.
@@ -38,25 +38,24 @@ const timeFormat = time.RFC3339
 func (r *Reconciler) reconcileSchedule(_ context.Context, s *scope) error {
 	cj := s.cj
 	if errs := batchv1.ValidateSchedule(cj.Spec.Schedule, cj.Spec.TimeZone, field.NewPath("spec")); len(errs) > 0 {
-		s.stalled, s.stalledMessage = batchv1.ReasonInvalidSchedule, errs.ToAggregate().Error()
+		reason, msg := batchv1.ReasonInvalidSchedule, errs.ToAggregate().Error()
 		for _, e := range errs {
 			if e.Field == "spec.timeZone" {
-				s.stalled = batchv1.ReasonUnknownTimeZone
+				reason = batchv1.ReasonUnknownTimeZone
 			}
 		}
-		r.event(cj, corev1.EventTypeWarning, s.stalled, "%s", s.stalledMessage)
-		return reconcile.TerminalError(
-			fmt.Errorf("cannot schedule CronJob %s/%s: %s", cj.Namespace, cj.Name, s.stalledMessage))
+		r.events().Warning(cj, reason, "%s", msg)
+		return kit.Stall(reason, errors.New(msg))
 	}
 	sched, err := batchv1.ParseSchedule(cj.Spec.Schedule, cj.Spec.TimeZone)
 	if err != nil { // unreachable after ValidateSchedule; kept so a parser change cannot panic the controller
-		return reconcile.TerminalError(fmt.Errorf("parsing schedule of CronJob %s/%s: %w", cj.Namespace, cj.Name, err))
+		return kit.Stall(batchv1.ReasonInvalidSchedule, fmt.Errorf("parsing the schedule: %w", err))
 	}
 	s.sched = sched
 	s.plan = planSchedule(sched, decidedUntil(cj), s.now, cj.Spec.StartingDeadlineSeconds)
 	r.recordMissed(s)
 	if !s.plan.Next.IsZero() {
-		s.result.RequeueAfter = s.plan.Next.Sub(s.now) + requeueMargin
+		s.RequeueAfter(s.plan.Next.Sub(s.now) + requeueMargin)
 	}
 	return nil
 }
@@ -80,13 +79,11 @@ func (r *Reconciler) recordMissed(s *scope) {
 	p, cj := s.plan, s.cj
 	if p.Missed == 0 {
 		if !hasCondition(cj, batchv1.ConditionScheduleMissed) {
-			setOnSchedule(s)
+			r.setOnSchedule(s)
 		}
 		return
 	}
-	if !r.dryRun() { // a shadow misses nothing: the leader runs the schedule
-		missedSchedules.Add(float64(p.Missed))
-	}
+	r.observer().MissedSchedules(p.Missed)
 	cj.Status.LastMissedTime = &metav1.Time{Time: p.LastMissed}
 	count := fmt.Sprintf("%d", p.Missed)
 	if p.TooMany {
@@ -102,18 +99,18 @@ func (r *Reconciler) recordMissed(s *scope) {
 	}
 	if p.TooMany {
 		reason = batchv1.ReasonTooManyMissedTimes
-		r.event(cj, corev1.EventTypeWarning, batchv1.ReasonTooManyMissedTimes,
+		r.events().Warning(cj, batchv1.ReasonTooManyMissedTimes,
 			"%s. Too many missed start times: set or lower .spec.startingDeadlineSeconds or check clock skew", msg)
 	} else {
-		r.event(cj, corev1.EventTypeWarning, batchv1.ReasonMissSchedule, "%s", msg)
+		r.events().Warning(cj, batchv1.ReasonMissSchedule, "%s", msg)
 	}
-	setCondition(s, batchv1.ConditionScheduleMissed, metav1.ConditionTrue, reason, msg)
+	r.conditions().Set(cj, batchv1.ConditionScheduleMissed, *kit.True(reason, msg))
 }
 
 // setOnSchedule turns ScheduleMissed False: the last decision missed nothing.
-func setOnSchedule(s *scope) {
-	setCondition(s, batchv1.ConditionScheduleMissed, metav1.ConditionFalse, batchv1.ReasonOnSchedule,
-		"No scheduled time was missed")
+func (r *Reconciler) setOnSchedule(s *scope) {
+	r.conditions().Set(s.cj, batchv1.ConditionScheduleMissed, *kit.False(batchv1.ReasonOnSchedule,
+		"No scheduled time was missed"))
 }
 
 // timeZoneLocation returns the CronJob's time zone, UTC when unset or unknown (an unknown zone stalls the

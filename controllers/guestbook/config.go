@@ -19,7 +19,7 @@ import (
 // reconcileConfig reads the Guestbook's ConfigMap and hashes its data. A missing ConfigMap is no error: the
 // status summary marks the Guestbook Degraded/ConfigMapMissing, the workload step leaves the Deployment alone,
 // and the ConfigMap watch brings the Guestbook back when it appears.
-func (r *Reconciler) reconcileConfig(ctx context.Context, st *reconcileState) error {
+func (r *Reconciler) reconcileConfig(ctx context.Context, st *scope) error {
 	cm := &corev1.ConfigMap{}
 	key := types.NamespacedName{Namespace: st.gb.Namespace, Name: st.gb.Spec.ConfigMapName}
 	wasMissing := isConfigMissing(st.gb)
@@ -29,13 +29,13 @@ func (r *Reconciler) reconcileConfig(ctx context.Context, st *reconcileState) er
 		}
 		st.configRead = true
 		if !wasMissing {
-			r.event(st.gb, true, EventConfigMapMissing, actionReadCM,
+			r.events().Warning(st.gb, webappv1.EventConfigMapMissing,
 				"ConfigMap %q not found; the workload waits for it", key.Name)
 		}
 		return nil
 	}
 	if wasMissing {
-		r.event(st.gb, false, EventConfigMapFound, actionReadCM, "ConfigMap %q found", key.Name)
+		r.events().Normal(st.gb, webappv1.EventConfigMapFound, "ConfigMap %q found", key.Name)
 	}
 	st.configRead = true
 	st.configMap = cm

@@ -5,7 +5,7 @@ package guestbook
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -18,23 +18,26 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 )
 
 // Reconciler reconciles a Guestbook: its ConfigMap, Deployment, two Services and the role labels of its pods.
 type Reconciler struct {
 	client.Client
 	Scheme *runtime.Scheme
-	// Recorder emits one Event per visible action (see events.go).
+	// Recorder emits one Event per visible action; nil records nothing.
 	Recorder events.EventRecorder
-	// Clock stamps condition transitions and failover durations.
+	// Clock stamps condition transitions and measures failovers; nil means the real clock.
 	Clock clock.PassiveClock
-	// Shadow, when set, is the same reconciler over a dry-run client (controllers/shadow), run while the
-	// manager does not hold the leader lease; nil runs the controller on the leader only.
-	Shadow *Reconciler
+	// Observer receives the failover measurements; nil means the Prometheus metrics on /metrics.
+	Observer Observer
+	// Complete says how the manager runs the controller (see kit.Completer); nil runs it while leading.
+	Complete kit.Completer
 }
 
-// reconcileState is what one reconcile learns and decides, shared by its steps and read by the status summary.
-type reconcileState struct {
+// scope is what one reconcile learns and decides, shared by its steps and read by the status summary.
+type scope struct {
+	kit.Flow
 	gb *webappv1.Guestbook
 	// configRead is true once the config step has looked for the ConfigMap.
 	configRead bool
@@ -48,12 +51,6 @@ type reconcileState struct {
 	rolesDone bool
 	// active is the pod the <name> Service selects after this reconcile, "" when none.
 	active string
-}
-
-// step is one named stage of a reconcile.
-type step struct {
-	name string
-	run  func(ctx context.Context, st *reconcileState) error
 }
 
 // +kubebuilder:rbac:groups=webapp.my.domain,resources=guestbooks,verbs=get;list;watch
@@ -73,33 +70,27 @@ type step struct {
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, retErr error) {
 	gb := &webappv1.Guestbook{}
 	if err := r.Get(ctx, req.NamespacedName, gb); err != nil {
-		if apierrors.IsNotFound(err) {
-			return ctrl.Result{}, nil
-		}
-		return ctrl.Result{}, fmt.Errorf("reading Guestbook: %w", err)
+		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !gb.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, nil
 	}
-
-	st := &reconcileState{gb: gb}
+	st := &scope{gb: gb}
 	before := gb.DeepCopy()
 	defer func() {
-		res, retErr = retryConflict(ctx, res, r.patchStatus(ctx, st, before, retErr))
+		r.summarize(st, retErr)
+		retErr = errors.Join(retErr, kit.PatchStatus(ctx, r.Client, before, gb))
+		res, retErr = retryConflict(ctx, res, retErr)
 	}()
 
-	for _, s := range []step{
-		{"config", r.reconcileConfig},
-		{"roles", r.reconcileRoles},
-		{"workload", r.reconcileWorkload},
-		{"services", r.reconcileServices},
-	} {
-		if err := s.run(ctx, st); err != nil {
-			return ctrl.Result{}, fmt.Errorf("%s step: %w", s.name, err)
-		}
-	}
+	res, retErr = kit.RunSteps(ctx, st, []kit.Step[*scope]{
+		{Name: "config", Run: r.reconcileConfig},
+		{Name: "roles", Run: r.reconcileRoles},
+		{Name: "workload", Run: r.reconcileWorkload},
+		{Name: "services", Run: r.reconcileServices},
+	})
 	log.FromContext(ctx).V(1).Info("reconciled", "active", st.active, "pods", len(st.pods))
-	return ctrl.Result{}, nil
+	return res, retErr
 }
 
 // conflictRetry is how soon a Reconcile that lost an optimistic-lock race runs again.

@@ -95,7 +95,7 @@ func TestGuestbookPodsGetRolesAndStatus(t *testing.T) {
 			HaveField("Status", metav1.ConditionFalse), HaveField("Reason", webappv1.ReasonRolloutComplete)))
 	}, eventually).Should(Succeed())
 	g.Eventually(func(g Gomega) {
-		g.Expect(eventsWithReason(g, gb, EventActiveChanged)).To(HaveLen(1))
+		g.Expect(eventsWithReason(g, gb, webappv1.EventActiveChanged)).To(HaveLen(1))
 	}, eventually).Should(Succeed())
 }
 

@@ -26,7 +26,7 @@ func TestGuestbookConfigMapMissingThenCreated(t *testing.T) {
 			HaveField("Status", metav1.ConditionTrue), HaveField("Reason", webappv1.ReasonConfigMapMissing),
 			HaveField("Message", ContainSubstring(`"later"`))))
 		g.Expect(condition(got, webappv1.ConditionAvailable)).To(HaveField("Reason", webappv1.ReasonConfigMapMissing))
-		g.Expect(eventsWithReason(g, gb, EventConfigMapMissing)).To(HaveLen(1))
+		g.Expect(eventsWithReason(g, gb, webappv1.EventConfigMapMissing)).To(HaveLen(1))
 	}, eventually).Should(Succeed())
 	// The Services exist (they need no config), the Deployment waits for the ConfigMap.
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "wiki"}, &corev1.Service{})).To(Succeed())
@@ -47,9 +47,9 @@ func TestGuestbookConfigMapMissingThenCreated(t *testing.T) {
 		got := getGuestbook(g, gb)
 		g.Expect(condition(got, webappv1.ConditionDegraded).Reason).NotTo(Equal(webappv1.ReasonConfigMapMissing))
 		g.Expect(condition(got, webappv1.ConditionProgressing).Reason).To(Equal(webappv1.ReasonRollingOut))
-		g.Expect(eventsWithReason(g, gb, EventConfigMapFound)).To(HaveLen(1))
+		g.Expect(eventsWithReason(g, gb, webappv1.EventConfigMapFound)).To(HaveLen(1))
 	}, eventually).Should(Succeed())
-	g.Expect(eventsWithReason(g, gb, EventConfigMapMissing)).To(HaveLen(1), "one event per missing episode")
+	g.Expect(eventsWithReason(g, gb, webappv1.EventConfigMapMissing)).To(HaveLen(1), "one event per missing episode")
 }
 
 func TestGuestbookConfigMapChangeRollsPodTemplate(t *testing.T) {

@@ -57,7 +57,7 @@ func TestGuestbookFailoverWhenActivePodNotReady(t *testing.T) {
 	setReady(t, gb.Namespace, pods[0], false)
 	expectActive(g, gb, pods[1], []string{pods[0], pods[2]})
 	g.Eventually(func(g Gomega) {
-		g.Expect(eventsWithReason(g, gb, EventActiveChanged)).To(ContainElement(
+		g.Expect(eventsWithReason(g, gb, webappv1.EventActiveChanged)).To(ContainElement(
 			HaveField("Note", And(ContainSubstring(pods[1]), ContainSubstring("replacing "+pods[0])))))
 	}, eventually).Should(Succeed())
 	g.Expect(testutil.ToFloat64(failoversTotal)).To(BeNumerically(">", failovers))
@@ -93,7 +93,7 @@ func TestGuestbookNoReadyPodThenRecovery(t *testing.T) {
 		g.Expect(condition(got, webappv1.ConditionDegraded)).To(And(
 			HaveField("Status", metav1.ConditionTrue), HaveField("Reason", webappv1.ReasonNoReadyPod)))
 		g.Expect(condition(got, webappv1.ConditionAvailable)).To(HaveField("Status", metav1.ConditionFalse))
-		g.Expect(eventsWithReason(g, gb, EventNoReadyPod)).NotTo(BeEmpty())
+		g.Expect(eventsWithReason(g, gb, webappv1.EventNoReadyPod)).NotTo(BeEmpty())
 	}, eventually).Should(Succeed())
 
 	setReady(t, gb.Namespace, pods[1], true)

@@ -15,14 +15,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/siteops/siteops/controllers/shadow"
+	"github.com/siteops/siteops/cmd/manager/standby"
 )
 
-// TestGuestbookShadowWritesNothingThenLeaderDoes reconciles by hand, in a namespace no manager of the package
-// watches, as cmd/manager wires the controller: first as a shadow (dry-run client) — every write is recorded
-// and nothing changes, no failover is counted — then as the leader through the recording client, which
-// creates everything, and once more, which writes nothing because nothing differs.
-func TestGuestbookShadowWritesNothingThenLeaderDoes(t *testing.T) {
+// TestGuestbookStandbyWritesNothingThenLeaderDoes reconciles by hand, in a namespace no manager of the
+// package watches, as cmd/manager wires the controller: first as a standby (dry-run write recorder, discarding
+// observer) — every write is recorded and nothing changes, no failover is counted — then as the leader through
+// the recording client, which creates everything with server-side apply, and once more, which writes nothing
+// because nothing differs.
+func TestGuestbookStandbyWritesNothingThenLeaderDoes(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: unmanagedNamespace}}
@@ -34,9 +35,9 @@ func TestGuestbookShadowWritesNothingThenLeaderDoes(t *testing.T) {
 	req := reconcile.Request{NamespacedName: client.ObjectKeyFromObject(gb)}
 	failovers := testutil.ToFloat64(failoversTotal)
 
-	shadowReport := &shadow.Report{}
-	shadowed := &Reconciler{Client: shadow.NewClient(k8s, shadowReport, true), Scheme: env.Scheme,
-		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}}
+	shadowReport := &standby.Report{}
+	shadowed := &Reconciler{Client: standby.NewWriteRecorder(k8s, shadowReport, true), Scheme: env.Scheme,
+		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}, Observer: standby.Discard{}}
 	_, err := shadowed.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(shadowReport.Summarize(false).ByKind).To(And(
@@ -48,8 +49,8 @@ func TestGuestbookShadowWritesNothingThenLeaderDoes(t *testing.T) {
 	g.Expect(activePodNames(g, ns.Name)).To(BeEmpty())
 	g.Expect(getGuestbook(g, gb).Status.Conditions).To(BeEmpty())
 
-	leaderReport := &shadow.Report{}
-	leader := &Reconciler{Client: shadow.NewClient(k8s, leaderReport, false), Scheme: env.Scheme,
+	leaderReport := &standby.Report{}
+	leader := &Reconciler{Client: standby.NewWriteRecorder(k8s, leaderReport, false), Scheme: env.Scheme,
 		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}}
 	_, err = leader.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())

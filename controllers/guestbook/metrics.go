@@ -1,9 +1,19 @@
 package guestbook
 
 import (
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
+
+// Observer receives what the controller measures about failovers. The manager gives a reconciler whose
+// writes are dry runs one that discards them: its promotions do not happen.
+type Observer interface {
+	// Failover is a promotion that replaced a previously active pod; down is how long no Ready pod was active
+	// (0 when unknown).
+	Failover(down time.Duration)
+}
 
 var (
 	// failoversTotal counts promotions that replaced a previously active pod.
@@ -22,4 +32,24 @@ var (
 
 func init() {
 	metrics.Registry.MustRegister(failoversTotal, failoverSeconds)
+}
+
+// PrometheusObserver records the measurements in the metrics served on /metrics.
+type PrometheusObserver struct{}
+
+// Failover counts siteops_guestbook_failovers_total and, when down is known, observes
+// siteops_guestbook_failover_seconds.
+func (PrometheusObserver) Failover(down time.Duration) {
+	failoversTotal.Inc()
+	if down > 0 {
+		failoverSeconds.Observe(down.Seconds())
+	}
+}
+
+// observer is r.Observer, or the Prometheus one.
+func (r *Reconciler) observer() Observer {
+	if r.Observer == nil {
+		return PrometheusObserver{}
+	}
+	return r.Observer
 }

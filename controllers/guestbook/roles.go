@@ -3,15 +3,16 @@ package guestbook
 import (
 	"context"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
-	"github.com/siteops/siteops/controllers/shadow"
 )
 
 // podDeletionCost is the annotation a ReplicaSet reads to choose which pods to remove first on scale-down;
@@ -24,7 +25,7 @@ const (
 // reconcileRoles lists the Guestbook's pods and labels exactly one Ready pod active and the others standby,
 // following planRoles. Each write is a merge patch with the listed resourceVersion as a precondition, so a
 // conflict (another writer got there first) aborts the step and the reconcile is retried on a fresh view.
-func (r *Reconciler) reconcileRoles(ctx context.Context, st *reconcileState) error {
+func (r *Reconciler) reconcileRoles(ctx context.Context, st *scope) error {
 	list := &corev1.PodList{}
 	if err := r.List(ctx, list, client.InNamespace(st.gb.Namespace), client.MatchingLabels(selectorLabels(st.gb))); err != nil {
 		return fmt.Errorf("listing pods: %w", err)
@@ -50,7 +51,7 @@ func (r *Reconciler) reconcileRoles(ctx context.Context, st *reconcileState) err
 	case plan.promoted:
 		r.recordPromotion(ctx, st.gb, plan)
 	case plan.active == "" && plan.previous != "":
-		r.event(st.gb, true, EventNoReadyPod, actionWaitPods,
+		r.events().Warning(st.gb, webappv1.EventNoReadyPod,
 			"active pod %s is not Ready and no standby is Ready", plan.previous)
 	}
 	return nil
@@ -89,27 +90,26 @@ func rolePatched(w roleWrite, epoch string) *corev1.Pod {
 	return pod
 }
 
-// recordPromotion emits ActiveChanged and, when a pod was active before, counts a failover and observes
-// how long the Guestbook was without a Ready active pod.
+// recordPromotion emits ActiveChanged and, when a pod was active before, reports a failover with how long
+// the Guestbook was without a Ready active pod.
 func (r *Reconciler) recordPromotion(ctx context.Context, gb *webappv1.Guestbook, plan rolePlan) {
 	if plan.previous == "" {
-		r.event(gb, false, EventActiveChanged, actionPromote, "pod %s is active", plan.active)
+		r.events().Normal(gb, webappv1.EventActiveChanged, "pod %s is active", plan.active)
 		return
 	}
-	r.event(gb, false, EventActiveChanged, actionPromote, "pod %s is active, replacing %s", plan.active, plan.previous)
-	if r.dryRun() {
-		return // a shadow's promotion did not happen
+	r.events().Normal(gb, webappv1.EventActiveChanged, "pod %s is active, replacing %s", plan.active, plan.previous)
+	var down time.Duration
+	if !plan.previousDown.IsZero() {
+		down = r.clock().Since(plan.previousDown)
+		log.FromContext(ctx).Info("failover", "from", plan.previous, "to", plan.active, "seconds", down.Seconds())
 	}
-	failoversTotal.Inc()
-	if !plan.previousDown.IsZero() && r.Clock != nil {
-		d := r.Clock.Since(plan.previousDown)
-		failoverSeconds.Observe(d.Seconds())
-		log.FromContext(ctx).Info("failover", "from", plan.previous, "to", plan.active, "seconds", d.Seconds())
-	}
+	r.observer().Failover(down)
 }
 
-// dryRun reports whether r writes through a dry-run shadow client, so nothing it decides takes effect.
-func (r *Reconciler) dryRun() bool {
-	c, ok := r.Client.(*shadow.Client)
-	return ok && c.DryRun
+// clock is r.Clock, or the real clock.
+func (r *Reconciler) clock() clock.PassiveClock {
+	if r.Clock == nil {
+		return clock.RealClock{}
+	}
+	return r.Clock
 }

@@ -5,10 +5,8 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 )
@@ -16,40 +14,20 @@ import (
 // standbyServiceName names the Service in front of a Guestbook's standby pods.
 func standbyServiceName(gb *webappv1.Guestbook) string { return gb.Name + "-standby" }
 
-// reconcileServices creates or patches the <name> Service, which selects the active pod only, and the
-// <name>-standby Service, which selects the standbys. The selectors never change: promotion moves the role
-// label between pods, so the endpoints follow the label without touching the Services.
-func (r *Reconciler) reconcileServices(ctx context.Context, st *reconcileState) error {
+// reconcileServices applies the <name> Service, which selects the active pod only, and the <name>-standby
+// Service, which selects the standbys. The selectors never change: promotion moves the role label between
+// pods, so the endpoints follow the label without touching the Services. A selector is an atomic map, so an
+// apply replaces it whole: keys someone else added go away.
+func (r *Reconciler) reconcileServices(ctx context.Context, st *scope) error {
 	for _, svc := range []*corev1ac.ServiceApplyConfiguration{
 		desiredService(st.gb, st.gb.Name, webappv1.RoleActive),
 		desiredService(st.gb, standbyServiceName(st.gb), webappv1.RoleStandby),
 	} {
-		key := types.NamespacedName{Namespace: st.gb.Namespace, Name: *svc.Name}
-		removals := r.extraSelectorKeys(ctx, key, svc.Spec.Selector)
-		if err := r.ensureObject(ctx, func() client.Object { return &corev1.Service{} }, key, svc, removals); err != nil {
-			return fmt.Errorf("writing Service %s: %w", *svc.Name, err)
+		if err := r.apply(ctx, svc); err != nil {
+			return fmt.Errorf("applying Service %s: %w", *svc.Name, err)
 		}
 	}
 	return nil
-}
-
-// extraSelectorKeys returns a merge patch part deleting the selector keys the cached Service key has beyond
-// want: the controller owns the whole selector, and a merge patch alone would only add keys.
-func (r *Reconciler) extraSelectorKeys(ctx context.Context, key types.NamespacedName, want map[string]string) map[string]any {
-	cur := &corev1.Service{}
-	if r.Get(ctx, key, cur) != nil {
-		return nil
-	}
-	extra := map[string]any{}
-	for k := range cur.Spec.Selector {
-		if _, ok := want[k]; !ok {
-			extra[k] = nil
-		}
-	}
-	if len(extra) == 0 {
-		return nil
-	}
-	return map[string]any{"spec": map[string]any{"selector": extra}}
 }
 
 // serviceSelector selects the Guestbook's pods of one role.

@@ -10,13 +10,14 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
-	"github.com/siteops/siteops/controllers/shadow"
+	"github.com/siteops/siteops/controllers/internal/kit"
 )
 
 // configMapNameField indexes Guestbooks by spec.configMapName, to map a ConfigMap event to its Guestbooks.
@@ -24,8 +25,7 @@ const configMapNameField = ".spec.configMapName"
 
 // SetupWithManager registers the controller: it owns Deployments and Services, and watches the pods (mapped
 // by their LabelGuestbook label) and the ConfigMaps (mapped through the configMapName index) of Guestbooks.
-// Every change that matters arrives as an event; nothing polls. With r.Shadow it runs through a shadow.Gate,
-// also before the manager leads.
+// Every change that matters arrives as an event; nothing polls.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &webappv1.Guestbook{}, configMapNameField,
 		func(o client.Object) []string {
@@ -41,11 +41,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 			builder.WithPredicates(podRoleInputsChanged())).
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.configMapToGuestbooks)).
 		Named("guestbook")
-	var shadowed reconcile.Reconciler // a nil interface without a shadow
-	if r.Shadow != nil {
-		shadowed = r.Shadow
-	}
-	if err := shadow.Build(mgr, b, &webappv1.GuestbookList{}, r, shadowed); err != nil {
+	if err := kit.Complete(r.Complete, b, controller.Options{}, &webappv1.GuestbookList{}, r); err != nil {
 		return fmt.Errorf("building the Guestbook controller: %w", err)
 	}
 	return nil

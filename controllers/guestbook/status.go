@@ -1,50 +1,38 @@
 package guestbook
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 )
 
-// patchStatus writes what the reconcile observed into st.gb.Status and patches it once, against before,
-// when anything changed. It returns reconcileErr joined with a failure to patch.
-func (r *Reconciler) patchStatus(ctx context.Context, st *reconcileState, before *webappv1.Guestbook, reconcileErr error) error {
-	summarize(st, reconcileErr)
-	patch := client.MergeFrom(before)
-	data, err := patch.Data(st.gb)
-	if err != nil {
-		return errors.Join(reconcileErr, fmt.Errorf("computing status patch: %w", err))
-	}
-	if string(data) == "{}" {
-		return reconcileErr
-	}
-	if err := r.Status().Patch(ctx, st.gb, patch); err != nil && !apierrors.IsNotFound(err) {
-		return errors.Join(reconcileErr, fmt.Errorf("patching status: %w", err))
-	}
-	return reconcileErr
+// conditions sets the Guestbook's conditions with the reconciler's clock.
+func (r *Reconciler) conditions() kit.Conditions {
+	return kit.Conditions{Clock: r.clock(), Reasons: kit.Reasons{
+		Idle: webappv1.ReasonIdle, Failed: webappv1.ReasonReconcileError, Retrying: webappv1.ReasonRetrying,
+	}}
 }
 
-// summarize sets the status fields and the Available, Progressing and Degraded conditions from what the
-// steps that ran learned. A conflict is left out of the conditions: it only means another write came first,
-// and the retry follows.
-func summarize(st *reconcileState, reconcileErr error) {
+// summarize sets the status fields, the detail conditions Available, Progressing and Degraded, and the
+// kstatus summary Ready, Reconciling and Stalled, from what the steps that ran learned. A conflict is left out
+// of the conditions: it only means another write came first, and the retry follows.
+func (r *Reconciler) summarize(st *scope, reconcileErr error) {
 	gb := st.gb
 	s := &gb.Status
-	set := func(typ string, status metav1.ConditionStatus, reason, msg string) {
-		meta.SetStatusCondition(&s.Conditions, metav1.Condition{
-			Type: typ, Status: status, Reason: reason, Message: msg, ObservedGeneration: gb.Generation,
-		})
-	}
+	conds := r.conditions()
+	set := func(typ string, v *kit.Verdict) { conds.Set(gb, typ, *v) }
 	missing := st.configRead && st.configMap == nil
+	conflict := reconcileErr != nil && apierrors.IsConflict(reconcileErr)
+	out := kit.Outcome{Err: reconcileErr}
+	if conflict {
+		out.Err = nil // keep the last verdicts
+	}
 
 	if st.rolesDone {
 		s.Active = st.active
@@ -53,43 +41,65 @@ func summarize(st *reconcileState, reconcileErr error) {
 
 		switch {
 		case s.Active != "":
-			set(webappv1.ConditionAvailable, metav1.ConditionTrue, webappv1.ReasonActiveReady,
-				fmt.Sprintf("pod %s is active and Ready", s.Active))
+			set(webappv1.ConditionAvailable, kit.True(webappv1.ReasonActiveReady,
+				fmt.Sprintf("pod %s is active and Ready", s.Active)))
 		case missing && len(st.pods) == 0:
-			set(webappv1.ConditionAvailable, metav1.ConditionFalse, webappv1.ReasonConfigMapMissing,
-				fmt.Sprintf("waiting for ConfigMap %q", gb.Spec.ConfigMapName))
+			set(webappv1.ConditionAvailable, kit.False(webappv1.ReasonConfigMapMissing,
+				fmt.Sprintf("waiting for ConfigMap %q", gb.Spec.ConfigMapName)))
 		default:
-			set(webappv1.ConditionAvailable, metav1.ConditionFalse, webappv1.ReasonNoReadyPod, "no pod is Ready")
+			set(webappv1.ConditionAvailable, kit.False(webappv1.ReasonNoReadyPod, "no pod is Ready"))
 		}
 
+		var progress *kit.Verdict
 		switch {
 		case missing:
-			set(webappv1.ConditionProgressing, metav1.ConditionFalse, webappv1.ReasonConfigMapMissing,
-				fmt.Sprintf("waiting for ConfigMap %q", gb.Spec.ConfigMapName))
+			progress = kit.False(webappv1.ReasonConfigMapMissing, fmt.Sprintf("waiting for ConfigMap %q", gb.Spec.ConfigMapName))
 		case rolledOut(st):
-			set(webappv1.ConditionProgressing, metav1.ConditionFalse, webappv1.ReasonRolloutComplete,
+			progress = kit.False(webappv1.ReasonRolloutComplete,
 				fmt.Sprintf("%d pods run the current config and are Ready", gb.Spec.Size))
 		default:
-			set(webappv1.ConditionProgressing, metav1.ConditionTrue, webappv1.ReasonRollingOut,
-				fmt.Sprintf("%d of %d pods Ready", s.ReadyReplicas, gb.Spec.Size))
+			progress = kit.True(webappv1.ReasonRollingOut, fmt.Sprintf("%d of %d pods Ready", s.ReadyReplicas, gb.Spec.Size))
+			out.Progressing = progress
+		}
+		set(webappv1.ConditionProgressing, progress)
+		if !conflict {
+			out.Ready = readyVerdict(gb, progress)
 		}
 	}
 
 	switch {
 	case missing:
-		set(webappv1.ConditionDegraded, metav1.ConditionTrue, webappv1.ReasonConfigMapMissing,
-			fmt.Sprintf("ConfigMap %q not found in namespace %s", gb.Spec.ConfigMapName, gb.Namespace))
-	case reconcileErr != nil && !apierrors.IsConflict(reconcileErr):
-		set(webappv1.ConditionDegraded, metav1.ConditionTrue, webappv1.ReasonReconcileError, reconcileErr.Error())
-	case reconcileErr != nil:
-		// a conflict: keep the last verdict
+		msg := fmt.Sprintf("ConfigMap %q not found in namespace %s", gb.Spec.ConfigMapName, gb.Namespace)
+		set(webappv1.ConditionDegraded, kit.True(webappv1.ReasonConfigMapMissing, msg))
+		out.Ready, out.Stalled = kit.False(webappv1.ReasonConfigMapMissing, msg), kit.True(webappv1.ReasonConfigMapMissing, msg)
+	case reconcileErr != nil && !conflict:
+		set(webappv1.ConditionDegraded, kit.True(webappv1.ReasonReconcileError, reconcileErr.Error()))
+	case conflict:
+		// keep the last verdict
 	case s.Active == "":
-		set(webappv1.ConditionDegraded, metav1.ConditionTrue, webappv1.ReasonNoReadyPod, "no pod is Ready, nothing is active")
+		set(webappv1.ConditionDegraded, kit.True(webappv1.ReasonNoReadyPod, "no pod is Ready, nothing is active"))
 	default:
-		set(webappv1.ConditionDegraded, metav1.ConditionFalse, webappv1.ReasonAsExpected, "the active pod is Ready")
+		set(webappv1.ConditionDegraded, kit.False(webappv1.ReasonAsExpected, "the active pod is Ready"))
+	}
+	if !conflict {
+		conds.Summarize(gb, out)
 	}
 	if reconcileErr == nil {
 		s.ObservedGeneration = gb.Generation
+	}
+}
+
+// readyVerdict is Ready from Available and Progressing: True once the active pod is Ready and the rollout
+// is complete.
+func readyVerdict(gb *webappv1.Guestbook, progress *kit.Verdict) *kit.Verdict {
+	switch {
+	case gb.Status.Active == "":
+		return kit.False(webappv1.ReasonNoReadyPod, "no pod is Ready, nothing is active")
+	case progress.Status == metav1.ConditionTrue:
+		return kit.False(progress.Reason, progress.Message)
+	default:
+		return kit.True(webappv1.ReasonActiveReady,
+			fmt.Sprintf("pod %s is active; %d pods run the current config and are Ready", gb.Status.Active, gb.Spec.Size))
 	}
 }
 
@@ -118,7 +128,7 @@ func countReady(pods []corev1.Pod) int32 {
 
 // rolledOut reports whether exactly size pods (not being deleted) run the current config hash and all are
 // Ready.
-func rolledOut(st *reconcileState) bool {
+func rolledOut(st *scope) bool {
 	var current int32
 	for i := range st.pods {
 		p := &st.pods[i]

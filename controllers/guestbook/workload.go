@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
@@ -18,7 +18,7 @@ import (
 // configMountPath is where the Guestbook's ConfigMap is mounted in every pod.
 const configMountPath = "/etc/guestbook"
 
-// reconcileWorkload creates or patches the Guestbook's Deployment. It waits (does nothing) while the
+// reconcileWorkload applies the Guestbook's Deployment. It waits (does nothing) while the
 // ConfigMap is missing: a new Deployment could not mount it, and an existing one keeps running as it is.
 //
 // The workload is a Deployment, not a StatefulSet: the pods are interchangeable (the ConfigMap is their only
@@ -27,16 +27,24 @@ const configMountPath = "/etc/guestbook"
 // A Deployment also rolls a new pod up before an old one goes (maxSurge 1, maxUnavailable 0), so a standby
 // is Ready when the active pod is replaced, where a StatefulSet would replace pods one ordinal at a time with
 // the old pod gone first.
-func (r *Reconciler) reconcileWorkload(ctx context.Context, st *reconcileState) error {
+func (r *Reconciler) reconcileWorkload(ctx context.Context, st *scope) error {
 	if st.configMap == nil {
 		return nil
 	}
-	d := desiredDeployment(st.gb, st.configHash)
-	newDeployment := func() client.Object { return &appsv1.Deployment{} }
-	if err := r.ensureObject(ctx, newDeployment, client.ObjectKeyFromObject(st.gb), d, nil); err != nil {
-		return fmt.Errorf("writing Deployment %s: %w", st.gb.Name, err)
+	if err := r.apply(ctx, desiredDeployment(st.gb, st.configHash)); err != nil {
+		return fmt.Errorf("applying Deployment %s: %w", st.gb.Name, err)
 	}
 	return nil
+}
+
+// fieldOwner is the field manager of everything the controller applies.
+const fieldOwner = "siteops-guestbook"
+
+// apply sends obj as a server-side apply owned by fieldOwner, taking over fields another manager changed
+// (the controller owns what it applies: drift is put back). An apply that changes nothing changes nothing on
+// the server either.
+func (r *Reconciler) apply(ctx context.Context, obj runtime.ApplyConfiguration) error {
+	return r.Apply(ctx, obj, client.FieldOwner(fieldOwner), client.ForceOwnership)
 }
 
 // selectorLabels select a Guestbook's pods; they never change, as a Deployment's selector cannot.

@@ -21,9 +21,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
 )
 
@@ -84,15 +84,16 @@ func (r *Reconciler) defaults(apiReader client.Reader) {
 	}
 }
 
-// syncRun carries one reconcile's state from step to step.
-type syncRun struct {
+// scope carries one reconcile's state from step to step.
+type scope struct {
+	kit.Flow
 	obj *gitopsv1alpha1.SiteSync
 	// before is the status as read, to find what changed.
 	before gitopsv1alpha1.SiteSyncStatus
 	source *gitops.Auth
 	target *gitops.Auth
 	// redact scrubs the credentials read in this run from anything written out.
-	redact  redactor
+	redact  gitops.Redactor
 	started time.Time
 	result  gitops.SyncResult
 }
@@ -106,33 +107,33 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		}
 		return ctrl.Result{}, fmt.Errorf("getting SiteSync %s: %w", req.NamespacedName, err)
 	}
-	run := &syncRun{obj: obj, before: *obj.Status.DeepCopy(), started: r.Clock.Now()}
-	patch := client.MergeFrom(obj.DeepCopy())
+	run := &scope{obj: obj, before: *obj.Status.DeepCopy(), started: r.Clock.Now()}
+	before := obj.DeepCopy()
 	defer func() {
+		retErr = run.redact.Error(retErr)
 		r.emitFailureEvent(run, retErr)
 		r.summarize(run, retErr)
-		if err := r.Status().Patch(ctx, obj, patch); err != nil && !apierrors.IsNotFound(err) {
-			retErr = errors.Join(retErr, fmt.Errorf("patching status of SiteSync %s: %w", req.NamespacedName, err))
-			return
-		}
-		if errors.Is(retErr, reconcile.TerminalError(nil)) {
+		patchErr := kit.PatchStatus(ctx, r.Client, before, obj)
+		if _, stalled := kit.AsStall(retErr); stalled && patchErr == nil {
 			// Stalled: the condition and the event say why; no hot retry. It looks again once per interval,
 			// which is also how a fixed Secret is noticed: siteops may get Secrets by name, never list or
 			// watch them (least privilege). `kubectl annotate` of requestedAt asks for a look at once.
 			result, retErr = ctrl.Result{RequeueAfter: jittered(interval(obj), r.random())}, nil
+			return
 		}
+		retErr = errors.Join(retErr, patchErr)
 	}()
 
 	if obj.Spec.Suspend {
 		return ctrl.Result{}, nil
 	}
-	steps := []func(context.Context, *syncRun) error{r.readCredentials, r.runSync, r.recordResult, r.emitEvents}
-	for _, step := range steps {
-		if err := step(ctx, run); err != nil {
-			return ctrl.Result{}, run.classify(err)
-		}
-	}
-	return ctrl.Result{RequeueAfter: jittered(interval(obj), r.random())}, nil
+	run.RequeueAfter(jittered(interval(obj), r.random()))
+	return kit.RunSteps(ctx, run, []kit.Step[*scope]{
+		{Name: "credentials", Run: r.readCredentials},
+		{Name: "sync", Run: r.runSync},
+		{Name: "record", Run: r.recordResult},
+		{Name: "events", Run: r.emitEvents},
+	})
 }
 
 // forget drops what the controller keeps about a deleted SiteSync: its clone cache and lag bookkeeping.
@@ -154,26 +155,3 @@ func (r *Reconciler) workDir(key types.NamespacedName) string {
 	}
 	return filepath.Join(root, key.Namespace, key.Name)
 }
-
-// classify turns a step's error into what Reconcile returns: permanent errors stop retries
-// (reconcile.TerminalError), transient ones are returned for backoff. Both are scrubbed of credentials.
-func (run *syncRun) classify(err error) error {
-	err = run.redact.error(err)
-	var stalled *stalledError
-	if errors.As(err, &stalled) {
-		return reconcile.TerminalError(err)
-	}
-	return err
-}
-
-// stalledError is an error only a change to the SiteSync, its Secrets or the repository can fix.
-type stalledError struct {
-	reason string
-	err    error
-}
-
-func (e *stalledError) Error() string { return e.err.Error() }
-func (e *stalledError) Unwrap() error { return e.err }
-
-// stall marks err as permanent with a condition reason.
-func stall(reason string, err error) error { return &stalledError{reason: reason, err: err} }

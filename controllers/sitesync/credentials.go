@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
 )
 
@@ -26,7 +27,7 @@ const (
 
 // readCredentials reads the source and target Secrets (same namespace) into gitops.Auth values. A missing
 // Secret or key stalls the SiteSync; the message names the Secret and key, never a value.
-func (r *Reconciler) readCredentials(ctx context.Context, run *syncRun) error {
+func (r *Reconciler) readCredentials(ctx context.Context, run *scope) error {
 	spec := run.obj.Spec
 	var err error
 	if run.source, err = r.auth(ctx, run.obj.Namespace, spec.Source.SecretRef, spec.Source.URL); err != nil {
@@ -44,7 +45,7 @@ func (r *Reconciler) readCredentials(ctx context.Context, run *syncRun) error {
 	case targetURL == "" || targetURL == spec.Source.URL:
 		run.target = run.source
 	}
-	run.redact = newRedactor(run.source, run.target)
+	run.redact = gitops.NewRedactor(run.source, run.target)
 	return nil
 }
 
@@ -57,14 +58,14 @@ func (r *Reconciler) auth(ctx context.Context, namespace string, ref *gitopsv1al
 	secret := &corev1.Secret{}
 	if err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: namespace, Name: ref.Name}, secret); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, stall(gitopsv1alpha1.ReasonSecretNotFound,
+			return nil, kit.Stall(gitopsv1alpha1.ReasonSecretNotFound,
 				fmt.Errorf("secret %q not found in namespace %q", ref.Name, namespace))
 		}
 		return nil, fmt.Errorf("reading secret %q: %w", ref.Name, err)
 	}
 	auth, err := authFromSecret(url, secret.Data)
 	if err != nil {
-		return nil, stall(gitopsv1alpha1.ReasonSecretInvalid, fmt.Errorf("secret %q: %w", ref.Name, err))
+		return nil, kit.Stall(gitopsv1alpha1.ReasonSecretInvalid, fmt.Errorf("secret %q: %w", ref.Name, err))
 	}
 	return auth, nil
 }
@@ -74,7 +75,7 @@ func (r *Reconciler) auth(ctx context.Context, namespace string, ref *gitopsv1al
 // whatever is there. Errors name the missing key and never include a value.
 func authFromSecret(url string, data map[string][]byte) (*gitops.Auth, error) {
 	has := func(key string) bool { return len(data[key]) > 0 }
-	if isSSHURL(url) {
+	if gitops.IsSSHURL(url) {
 		if !has(secretKeyIdentity) {
 			return nil, fmt.Errorf("missing key %q required for SSH URLs", secretKeyIdentity)
 		}
@@ -105,12 +106,4 @@ func authFromSecret(url string, data map[string][]byte) (*gitops.Auth, error) {
 	default:
 		return nil, fmt.Errorf("missing keys: want %q and %q, or %q", secretKeyUsername, secretKeyPassword, secretKeyToken)
 	}
-}
-
-// isSSHURL reports whether url is ssh:// or the scp form user@host:path.
-func isSSHURL(url string) bool {
-	if strings.HasPrefix(url, "ssh://") {
-		return true
-	}
-	return !strings.Contains(url, "://") && strings.Contains(url, "@") && strings.Contains(url, ":")
 }

@@ -78,7 +78,7 @@ func TestIsSSHURL(t *testing.T) {
 	}
 	for url, want := range cases {
 		t.Run(url, func(t *testing.T) {
-			NewWithT(t).Expect(isSSHURL(url)).To(Equal(want))
+			NewWithT(t).Expect(gitops.IsSSHURL(url)).To(Equal(want))
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
 )
 
@@ -75,7 +76,7 @@ func TestForeignCommitEventNotRepeated(t *testing.T) {
 	g.Expect(r.emitEvents(t.Context(), run)).To(Succeed())
 	g.Expect(drain(rec)).To(HaveLen(1))
 
-	again := &syncRun{obj: run.obj, before: *run.obj.Status.DeepCopy(), result: run.result, started: epoch}
+	again := &scope{obj: run.obj, before: *run.obj.Status.DeepCopy(), result: run.result, started: epoch}
 	g.Expect(r.recordResult(t.Context(), again)).To(Succeed())
 	g.Expect(r.emitEvents(t.Context(), again)).To(Succeed())
 	g.Expect(drain(rec)).To(BeEmpty(), "the same foreign commits are reported once")
@@ -85,42 +86,27 @@ func TestFailureEventOncePerDistinctFailure(t *testing.T) {
 	g := NewWithT(t)
 	rec := events.NewFakeRecorder(10)
 	r := &Reconciler{Clock: clocktesting.NewFakePassiveClock(epoch), Recorder: rec}
-	// As Reconcile returns it: wrapped by classify in reconcile.TerminalError.
-	stalled := (&syncRun{}).classify(stall(gitopsv1alpha1.ReasonSecretNotFound, errors.New(`secret "git" not found`)))
+	// As Reconcile hands it to the event and the status: scrubbed of credentials.
+	stalled := (&scope{}).redact.Error(kit.Stall(gitopsv1alpha1.ReasonSecretNotFound, errors.New(`secret "git" not found`)))
 
 	run := newRun()
 	r.emitFailureEvent(run, stalled)
 	r.summarize(run, stalled)
 	g.Expect(drain(rec)).To(Equal([]string{`Warning Stalled secret "git" not found`}))
 
-	second := &syncRun{obj: run.obj, before: *run.obj.Status.DeepCopy(), started: epoch.Add(time.Minute)}
+	second := &scope{obj: run.obj, before: *run.obj.Status.DeepCopy(), started: epoch.Add(time.Minute)}
 	r.emitFailureEvent(second, stalled)
 	r.summarize(second, stalled)
 	g.Expect(drain(rec)).To(BeEmpty())
 
 	transient := errors.New("connection refused")
-	third := &syncRun{obj: run.obj, before: *run.obj.Status.DeepCopy()}
+	third := &scope{obj: run.obj, before: *run.obj.Status.DeepCopy()}
 	r.emitFailureEvent(third, transient)
 	r.summarize(third, transient)
-	fourth := &syncRun{obj: run.obj, before: *run.obj.Status.DeepCopy()}
+	fourth := &scope{obj: run.obj, before: *run.obj.Status.DeepCopy()}
 	r.emitFailureEvent(fourth, transient)
 	g.Expect(drain(rec)).To(Equal([]string{"Warning SyncFailed connection refused"}))
 
 	r.emitFailureEvent(fourth, nil)
 	g.Expect(drain(rec)).To(BeEmpty())
-}
-
-func TestFailureReasonLabels(t *testing.T) {
-	cases := map[string]string{
-		`secret "db" carries plaintext data: keep secrets out of Git`:           "PlaintextSecret",
-		"kustomize build overlays/prod: no matches for Id Deployment.v1.apps/x": "KustomizeError",
-		"kustomize panicked: boom":                         "KustomizeError",
-		`resources[0]: "https://h/x.yaml" is a remote URL`: "GuardRefused",
-		`"../x" leaves the checkout`:                       "GuardRefused",
-	}
-	for msg, want := range cases {
-		t.Run(want, func(t *testing.T) {
-			NewWithT(t).Expect(failureReason(msg)).To(Equal(want))
-		})
-	}
 }

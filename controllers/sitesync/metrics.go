@@ -25,7 +25,7 @@ var (
 	}, []string{"site"})
 	renderFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "siteops_render_failures_total",
-		Help: "Site renders that failed, by site and reason (KustomizeError, PlaintextSecret, GuardRefused).",
+		Help: "Sites that failed, by site and reason (InvalidSiteName, GuardRefused, KustomizeError, PlaintextSecret, NotPublished).",
 	}, []string{"site", "reason"})
 	syncLag = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "siteops_sync_lag_seconds",

@@ -2,6 +2,9 @@ package sitesync
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,13 +13,16 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/cmd/manager/receiver"
 	"github.com/siteops/siteops/test/gitserver"
 )
 
 // githubHeaders signs body with key as GitHub does.
 func githubHeaders(body []byte, key, delivery string) http.Header {
 	h := http.Header{}
-	h.Set(headerGitHubSignature, "sha256="+hmacHex([]byte(key), body))
+	mac := hmac.New(sha256.New, []byte(key))
+	mac.Write(body)
+	h.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
 	h.Set("X-GitHub-Event", "push")
 	h.Set("X-GitHub-Delivery", delivery)
 	h.Set("Content-Type", "application/json")
@@ -27,7 +33,7 @@ func githubHeaders(body []byte, key, delivery string) http.Header {
 func post(t *testing.T, key client.ObjectKey, h http.Header, body []byte) int {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost,
-		suite.receiver+ReceiverPathPrefix+key.Namespace+"/"+key.Name, bytes.NewReader(body))
+		suite.receiver+receiver.PathPrefix+key.Namespace+"/"+key.Name, bytes.NewReader(body))
 	NewWithT(t).Expect(err).NotTo(HaveOccurred())
 	req.Header = h
 	resp, err := http.DefaultClient.Do(req)
@@ -64,7 +70,7 @@ func TestReceiverValidPushTriggersSyncAtOnce(t *testing.T) {
 	g.Expect(getSiteSync(g, t.Context(), key).Annotations).NotTo(HaveKey(gitopsv1alpha1.RequestedAtAnnotation))
 
 	// Oversize: 413, nothing triggered.
-	big := []byte(strings.Replace(string(body), `"ref"`, `"pad":"`+strings.Repeat("x", DefaultReceiverMaxBodyBytes)+`","ref"`, 1))
+	big := []byte(strings.Replace(string(body), `"ref"`, `"pad":"`+strings.Repeat("x", receiver.DefaultMaxBodyBytes)+`","ref"`, 1))
 	g.Expect(post(t, key, githubHeaders(big, hookToken, "t-2"), big)).To(Equal(http.StatusRequestEntityTooLarge))
 	g.Expect(getSiteSync(g, t.Context(), key).Annotations).NotTo(HaveKey(gitopsv1alpha1.RequestedAtAnnotation))
 
@@ -79,3 +85,6 @@ func TestReceiverValidPushTriggersSyncAtOnce(t *testing.T) {
 	g.Expect(post(t, key, githubHeaders(body, hookToken, "t-3"), body)).To(Equal(http.StatusConflict))
 	g.Expect(getSiteSync(g, t.Context(), key).Annotations[gitopsv1alpha1.RequestedAtAnnotation]).To(Equal(trigger))
 }
+
+// hookToken is the receiver Secret's token the webhooks of this package's tests are signed with.
+const hookToken = "hook-t0ken-for-tests"

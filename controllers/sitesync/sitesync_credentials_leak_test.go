@@ -57,7 +57,7 @@ func TestSiteSyncCredentialsNeverAppearInLogsEventsStatusOrOutput(t *testing.T) 
 	g.Expect(suite.git.Head(t, repo, gitops.DefaultTargetBranch)).NotTo(BeEmpty(), "the good sites were pushed")
 
 	// A webhook with a bad and then a good signature, so the receiver's paths are covered too.
-	body := payload(t, "github_push.json")
+	body := githubPushBody(source)
 	post(t, key, githubHeaders(body, "not-the-token", "leak-1"), body)
 	post(t, key, githubHeaders(body, hookToken, "leak-2"), body)
 	NewWithT(t).Eventually(func(g Gomega) {

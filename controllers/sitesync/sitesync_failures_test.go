@@ -61,7 +61,7 @@ func TestSiteSyncBrokenOverlayFailsOnlyThatSite(t *testing.T) {
 	g.Expect(ok).To(BeFalse())
 	NewWithT(t).Eventually(func(g Gomega) {
 		g.Expect(eventsOf(g, t.Context(), ns)).To(ContainElement(And(
-			HaveField("Reason", EventSiteFailed), HaveField("Type", corev1.EventTypeWarning),
+			HaveField("Reason", gitopsv1alpha1.EventSiteFailed), HaveField("Type", corev1.EventTypeWarning),
 			HaveField("Message", ContainSubstring("site prod")))))
 	}).WithTimeout(waitTimeout).Should(Succeed())
 
@@ -93,7 +93,7 @@ func TestSiteSyncMissingSecretKeyStallsUntilFixed(t *testing.T) {
 	g.Expect(suite.git.Head(t, repo, gitops.DefaultTargetBranch)).To(BeEmpty())
 	NewWithT(t).Eventually(func(g Gomega) {
 		g.Expect(eventsOf(g, t.Context(), ns)).To(ContainElement(And(
-			HaveField("Reason", EventStalled), HaveField("Message", ContainSubstring(`"password"`)))))
+			HaveField("Reason", gitopsv1alpha1.EventStalled), HaveField("Message", ContainSubstring(`"password"`)))))
 	}).WithTimeout(waitTimeout).Should(Succeed())
 
 	// Adding the key to the Secret is picked up at the next look: the interval, or at once when asked for.

@@ -70,7 +70,7 @@ func TestSiteSyncRendersEverySiteAndFillsStatus(t *testing.T) {
 
 	NewWithT(t).Eventually(func(g Gomega) {
 		g.Expect(eventsOf(g, t.Context(), ns)).To(ContainElement(And(
-			HaveField("Reason", EventRendered), HaveField("Type", corev1.EventTypeNormal),
+			HaveField("Reason", gitopsv1alpha1.EventRendered), HaveField("Type", corev1.EventTypeNormal),
 			HaveField("Message", ContainSubstring(rendered[:12])))))
 	}).WithTimeout(waitTimeout).Should(Succeed())
 }

@@ -2,14 +2,14 @@ package sitesync
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/controllers/internal/kit"
+	"github.com/siteops/siteops/gitops"
 )
 
 // maxMessageLen bounds a site's message in status; kustomize errors can be long.
@@ -17,7 +17,7 @@ const maxMessageLen = 1024
 
 // recordResult copies the sync result into status: revisions, the per-site state and the ForeignCommits
 // condition. Conditions Ready/Reconciling/Stalled are set by summarize, from the outcome of the whole run.
-func (r *Reconciler) recordResult(_ context.Context, run *syncRun) error {
+func (r *Reconciler) recordResult(_ context.Context, run *scope) error {
 	st := &run.obj.Status
 	res := run.result
 	st.SourceRevision = res.SourceRevision
@@ -28,90 +28,60 @@ func (r *Reconciler) recordResult(_ context.Context, run *syncRun) error {
 			Name:                 s.Name,
 			InputDigest:          s.InputDigest,
 			Ready:                s.Ready,
-			Message:              truncate(run.redact.string(s.Message), maxMessageLen),
+			Reason:               string(s.Reason),
+			Message:              truncate(run.redact.String(s.Message), maxMessageLen),
 			Warnings:             redactAll(run.redact, s.Warnings),
 			LastRenderedRevision: s.LastRenderedRevision,
 		})
 	}
-	foreign := metav1.Condition{Type: gitopsv1alpha1.ConditionForeignCommits, Status: metav1.ConditionFalse,
-		Reason: gitopsv1alpha1.ReasonNoForeignCommits, Message: "every commit on the target branch is siteops' own"}
+	foreign := kit.False(gitopsv1alpha1.ReasonNoForeignCommits, "every commit on the target branch is siteops' own")
 	if len(res.ForeignCommits) > 0 {
-		foreign.Status = metav1.ConditionTrue
-		foreign.Reason = gitopsv1alpha1.ReasonForeignCommitsFound
-		foreign.Message = foreignCommitsMessage(res.ForeignCommits)
+		foreign = kit.True(gitopsv1alpha1.ReasonForeignCommitsFound, foreignCommitsMessage(res.ForeignCommits))
 	}
-	r.setCondition(run.obj, foreign)
+	r.conditions().Set(run.obj, gitopsv1alpha1.ConditionForeignCommits, *foreign)
 	return nil
 }
 
+// conditions sets the SiteSync's conditions with the reconciler's clock.
+func (r *Reconciler) conditions() kit.Conditions {
+	return kit.Conditions{Clock: r.Clock, Reasons: kit.Reasons{
+		Idle: gitopsv1alpha1.ReasonIdle, Failed: gitopsv1alpha1.ReasonSyncFailed, Retrying: gitopsv1alpha1.ReasonProgressing,
+	}}
+}
+
 // summarize sets observedGeneration, lastSyncTime, lastHandledTrigger and the Ready, Reconciling and Stalled
-// conditions from the outcome of the run; err is what Reconcile returns.
-func (r *Reconciler) summarize(run *syncRun, err error) {
+// conditions from the outcome of the run; err is what Reconcile returns, scrubbed of credentials.
+func (r *Reconciler) summarize(run *scope, err error) {
 	obj := run.obj
 	obj.Status.ObservedGeneration = obj.Generation
 	if obj.Spec.Suspend {
-		r.setCondition(obj, condition(gitopsv1alpha1.ConditionReconciling, false, gitopsv1alpha1.ReasonSuspended, "spec.suspend is true"))
-		r.setCondition(obj, condition(gitopsv1alpha1.ConditionStalled, false, gitopsv1alpha1.ReasonSuspended, "spec.suspend is true"))
+		r.conditions().Summarize(obj, kit.Outcome{Idle: gitopsv1alpha1.ReasonSuspended})
 		return
 	}
 	now := metav1.NewTime(r.Clock.Now())
 	obj.Status.LastSyncTime = &now
 	obj.Status.LastHandledTrigger = obj.GetAnnotations()[gitopsv1alpha1.RequestedAtAnnotation]
-
-	var stalled *stalledError
-	switch {
-	case errors.As(err, &stalled):
-		msg := run.redact.string(stalled.Error())
-		r.setCondition(obj, condition(gitopsv1alpha1.ConditionStalled, true, stalled.reason, msg))
-		r.setCondition(obj, condition(gitopsv1alpha1.ConditionReady, false, stalled.reason, msg))
-		r.setCondition(obj, condition(gitopsv1alpha1.ConditionReconciling, false, stalled.reason, "waiting for a change to the SiteSync, its Secrets or the repository"))
-	case err != nil:
-		msg := run.redact.string(err.Error())
-		r.setCondition(obj, condition(gitopsv1alpha1.ConditionReady, false, gitopsv1alpha1.ReasonSyncFailed, msg))
-		r.setCondition(obj, condition(gitopsv1alpha1.ConditionReconciling, true, gitopsv1alpha1.ReasonProgressing, "retrying after: "+msg))
-		r.setCondition(obj, condition(gitopsv1alpha1.ConditionStalled, false, gitopsv1alpha1.ReasonSyncFailed, "the error may be transient"))
-	default:
-		r.setCondition(obj, readyCondition(obj.Status))
-		r.setCondition(obj, condition(gitopsv1alpha1.ConditionReconciling, false, gitopsv1alpha1.ReasonIdle, "sync finished"))
-		r.setCondition(obj, condition(gitopsv1alpha1.ConditionStalled, false, gitopsv1alpha1.ReasonIdle, "sync finished"))
-	}
+	r.conditions().Summarize(obj, kit.Outcome{Err: err, Ready: readyVerdict(obj.Status)})
 }
 
-// readyCondition summarizes the sites of a successful sync.
-func readyCondition(st gitopsv1alpha1.SiteSyncStatus) metav1.Condition {
+// readyVerdict summarizes the sites of a successful sync.
+func readyVerdict(st gitopsv1alpha1.SiteSyncStatus) *kit.Verdict {
 	var failed []string
 	for _, s := range st.Sites {
 		if !s.Ready {
-			failed = append(failed, s.Name)
+			failed = append(failed, fmt.Sprintf("%s (%s)", s.Name, s.Reason))
 		}
 	}
 	switch {
 	case len(st.Sites) == 0:
-		return condition(gitopsv1alpha1.ConditionReady, false, gitopsv1alpha1.ReasonNoSites, "no site found to render")
+		return kit.False(gitopsv1alpha1.ReasonNoSites, "no site found to render")
 	case len(failed) > 0:
-		return condition(gitopsv1alpha1.ConditionReady, false, gitopsv1alpha1.ReasonSitesFailed,
+		return kit.False(gitopsv1alpha1.ReasonSitesFailed,
 			fmt.Sprintf("%d of %d sites failed: %s", len(failed), len(st.Sites), strings.Join(failed, ", ")))
 	default:
-		return condition(gitopsv1alpha1.ConditionReady, true, gitopsv1alpha1.ReasonSucceeded,
+		return kit.True(gitopsv1alpha1.ReasonSucceeded,
 			fmt.Sprintf("%d sites rendered from %s at %s", len(st.Sites), short(st.SourceRevision), short(st.RenderedRevision)))
 	}
-}
-
-// setCondition sets c with the observed generation and the injected clock; the transition time changes only
-// when the status does.
-func (r *Reconciler) setCondition(obj *gitopsv1alpha1.SiteSync, c metav1.Condition) {
-	c.ObservedGeneration = obj.Generation
-	c.LastTransitionTime = metav1.NewTime(r.Clock.Now())
-	c.Message = truncate(c.Message, maxMessageLen)
-	meta.SetStatusCondition(&obj.Status.Conditions, c)
-}
-
-func condition(typ string, status bool, reason, msg string) metav1.Condition {
-	s := metav1.ConditionFalse
-	if status {
-		s = metav1.ConditionTrue
-	}
-	return metav1.Condition{Type: typ, Status: s, Reason: reason, Message: msg}
 }
 
 // foreignCommitsMessage lists foreign commits by short SHA.
@@ -138,13 +108,13 @@ func truncate(s string, n int) string {
 	return s[:n-3] + "..."
 }
 
-func redactAll(r redactor, in []string) []string {
+func redactAll(r gitops.Redactor, in []string) []string {
 	if len(in) == 0 {
 		return nil
 	}
 	out := make([]string, len(in))
 	for i, s := range in {
-		out[i] = r.string(s)
+		out[i] = r.String(s)
 	}
 	return out
 }

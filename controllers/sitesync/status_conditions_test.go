@@ -12,15 +12,16 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
 )
 
 var epoch = time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)
 
-func newRun(sites ...gitopsv1alpha1.SiteStatus) *syncRun {
+func newRun(sites ...gitopsv1alpha1.SiteStatus) *scope {
 	obj := &gitopsv1alpha1.SiteSync{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: "n", Generation: 3}}
 	obj.Status.Sites = sites
-	return &syncRun{obj: obj, before: *obj.Status.DeepCopy(), started: epoch}
+	return &scope{obj: obj, before: *obj.Status.DeepCopy(), started: epoch}
 }
 
 func TestSummarizeSetsConditions(t *testing.T) {
@@ -43,7 +44,7 @@ func TestSummarizeSetsConditions(t *testing.T) {
 			want{metav1.ConditionFalse, metav1.ConditionFalse, metav1.ConditionFalse, gitopsv1alpha1.ReasonSitesFailed, "1 of 2 sites failed: prod"}},
 		{"no sites", &gitops.SyncResult{SourceRevision: shaA}, nil,
 			want{metav1.ConditionFalse, metav1.ConditionFalse, metav1.ConditionFalse, gitopsv1alpha1.ReasonNoSites, "no site"}},
-		{"missing secret key stalls", nil, stall(gitopsv1alpha1.ReasonSecretInvalid, errors.New(`secret "git": missing key "password"`)),
+		{"missing secret key stalls", nil, kit.Stall(gitopsv1alpha1.ReasonSecretInvalid, errors.New(`secret "git": missing key "password"`)),
 			want{metav1.ConditionFalse, metav1.ConditionFalse, metav1.ConditionTrue, gitopsv1alpha1.ReasonSecretInvalid, `missing key "password"`}},
 		{"transient error retries", nil, fmt.Errorf("syncing: %w", errors.New("connection refused")),
 			want{metav1.ConditionFalse, metav1.ConditionTrue, metav1.ConditionFalse, gitopsv1alpha1.ReasonSyncFailed, "connection refused"}},
@@ -80,7 +81,7 @@ func TestSummarizeSuspendedLeavesReadyAlone(t *testing.T) {
 	r := &Reconciler{Clock: clocktesting.NewFakePassiveClock(epoch)}
 	run := newRun()
 	run.obj.Spec.Suspend = true
-	r.setCondition(run.obj, condition(gitopsv1alpha1.ConditionReady, true, gitopsv1alpha1.ReasonSucceeded, "earlier"))
+	r.conditions().Set(run.obj, gitopsv1alpha1.ConditionReady, *kit.True(gitopsv1alpha1.ReasonSucceeded, "earlier"))
 	r.summarize(run, nil)
 	g.Expect(meta.IsStatusConditionTrue(run.obj.Status.Conditions, gitopsv1alpha1.ConditionReady)).To(BeTrue())
 	rec := meta.FindStatusCondition(run.obj.Status.Conditions, gitopsv1alpha1.ConditionReconciling)
@@ -92,7 +93,7 @@ func TestRecordResultMapsSitesAndScrubsMessages(t *testing.T) {
 	g := NewWithT(t)
 	r := &Reconciler{Clock: clocktesting.NewFakePassiveClock(epoch)}
 	run := newRun()
-	run.redact = newRedactor(&gitops.Auth{Password: "p4ssw0rd-known"})
+	run.redact = gitops.NewRedactor(&gitops.Auth{Password: "p4ssw0rd-known"})
 	run.result = gitops.SyncResult{SourceRevision: shaA, RenderedRevision: shaB, ForeignCommits: []string{shaB},
 		Sites: []gitops.SiteState{
 			{Name: "dev", InputDigest: "sha256:1", Ready: true, Rendered: true, LastRenderedRevision: shaA,
@@ -112,18 +113,8 @@ func TestRecordResultMapsSitesAndScrubsMessages(t *testing.T) {
 	g.Expect(foreign.Message).To(ContainSubstring(shaB[:12]))
 }
 
-func TestSetConditionKeepsTransitionTimeWhileStatusHolds(t *testing.T) {
-	g := NewWithT(t)
-	clk := clocktesting.NewFakePassiveClock(epoch)
-	r := &Reconciler{Clock: clk}
-	obj := &gitopsv1alpha1.SiteSync{}
-	r.setCondition(obj, condition(gitopsv1alpha1.ConditionReady, true, gitopsv1alpha1.ReasonSucceeded, "a"))
-	clk.SetTime(epoch.Add(time.Hour))
-	r.setCondition(obj, condition(gitopsv1alpha1.ConditionReady, true, gitopsv1alpha1.ReasonSucceeded, "b"))
-	c := meta.FindStatusCondition(obj.Status.Conditions, gitopsv1alpha1.ConditionReady)
-	g.Expect(c.LastTransitionTime.Time).To(Equal(epoch))
-	g.Expect(c.Message).To(Equal("b"))
-	r.setCondition(obj, condition(gitopsv1alpha1.ConditionReady, false, gitopsv1alpha1.ReasonSitesFailed, "c"))
-	c = meta.FindStatusCondition(obj.Status.Conditions, gitopsv1alpha1.ConditionReady)
-	g.Expect(c.LastTransitionTime.Time).To(Equal(epoch.Add(time.Hour)))
-}
+// Commit SHAs of the package's pure tests.
+const (
+	shaA = "0123456789abcdef0123456789abcdef01234567"
+	shaB = "89abcdef0123456789abcdef0123456789abcdef"
+)

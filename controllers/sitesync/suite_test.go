@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/cmd/manager/receiver"
 	"github.com/siteops/siteops/test/gitserver"
 	"github.com/siteops/siteops/test/testenv"
 )
@@ -143,8 +144,8 @@ func startManager(ctx context.Context, logger logr.Logger) (<-chan struct{}, err
 		return nil, fmt.Errorf("setting up the controller: %w", err)
 	}
 	bound := make(chan string, 1)
-	rs := NewReceiverServer("127.0.0.1:0", mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{})
-	rs.started = bound
+	rs := receiver.NewServer("127.0.0.1:0", mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{})
+	rs.Started = bound
 	if err := mgr.Add(rs); err != nil {
 		return nil, fmt.Errorf("adding the receiver: %w", err)
 	}

@@ -8,12 +8,13 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
 )
 
 // runSync calls gitops.Sync with the SiteSync's spec, the credentials and the per-site state of the last sync,
 // bounded by spec.timeout. Errors the library calls permanent stall the SiteSync.
-func (r *Reconciler) runSync(ctx context.Context, run *syncRun) error {
+func (r *Reconciler) runSync(ctx context.Context, run *scope) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout(run.obj))
 	defer cancel()
 	key := client.ObjectKeyFromObject(run.obj)
@@ -25,7 +26,7 @@ func (r *Reconciler) runSync(ctx context.Context, run *syncRun) error {
 	syncDuration.WithLabelValues(key.Namespace, key.Name).Observe(r.Clock.Since(start).Seconds())
 	if err != nil {
 		if gitops.IsPermanent(err) {
-			return stall(gitopsv1alpha1.ReasonPermanentError, fmt.Errorf("syncing: %w", err))
+			return kit.Stall(gitopsv1alpha1.ReasonPermanentError, fmt.Errorf("syncing: %w", err))
 		}
 		return fmt.Errorf("syncing: %w", err)
 	}
@@ -35,7 +36,7 @@ func (r *Reconciler) runSync(ctx context.Context, run *syncRun) error {
 
 // syncOptions maps the spec to gitops.SyncOptions. Previous is the per-site state from status, used only
 // when that status describes the current spec (a changed spec re-renders every site).
-func syncOptions(run *syncRun, workDir string) gitops.SyncOptions {
+func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 	spec := run.obj.Spec
 	opts := gitops.SyncOptions{
 		Source:      gitops.SourceSpec{URL: spec.Source.URL, Ref: spec.Source.Ref, Auth: run.source},
@@ -51,6 +52,7 @@ func syncOptions(run *syncRun, workDir string) gitops.SyncOptions {
 				Name:                 s.Name,
 				InputDigest:          s.InputDigest,
 				Ready:                s.Ready,
+				Reason:               gitops.FailureReason(s.Reason),
 				Message:              s.Message,
 				Warnings:             append([]string(nil), s.Warnings...),
 				LastRenderedRevision: s.LastRenderedRevision,

@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/cmd/manager/receiver"
 	"github.com/siteops/siteops/controllers/sitesync"
 	"github.com/siteops/siteops/gitops"
 	"github.com/siteops/siteops/test/gitserver"
@@ -71,7 +72,7 @@ func newPushFixture(tb testing.TB, shape repoShape) *pushFixture {
 	if f.k8s, err = client.New(env.Config, client.Options{Scheme: env.Scheme}); err != nil {
 		tb.Fatal(err)
 	}
-	receiver := startSiteSyncManager(tb, env)
+	receiverURL := startSiteSyncManager(tb, env)
 	ctx := context.Background()
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "bench-push-"}}
 	mustDo(tb, f.k8s.Create(ctx, ns))
@@ -89,7 +90,7 @@ func newPushFixture(tb testing.TB, shape repoShape) *pushFixture {
 	}
 	mustDo(tb, f.k8s.Create(ctx, ss))
 	f.key = client.ObjectKeyFromObject(ss)
-	f.hookURL = receiver + sitesync.ReceiverPathPrefix + f.key.Namespace + "/" + f.key.Name
+	f.hookURL = receiverURL + receiver.PathPrefix + f.key.Namespace + "/" + f.key.Name
 	initial := f.srv.Head(tb, sourceRepo, gitserver.DefaultBranch)
 	f.waitRendered(tb, "", initial)
 	f.waitStatus(tb, initial)
@@ -121,8 +122,8 @@ func startSiteSyncManager(tb testing.TB, env *testenv.Env) string {
 	if err := r.SetupWithManager(mgr); err != nil {
 		tb.Fatal(err)
 	}
-	receiver := httptest.NewServer(sitesync.NewReceiver(mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{}, logr.Discard()))
-	tb.Cleanup(receiver.Close)
+	srv := httptest.NewServer(receiver.New(mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{}, logr.Discard()))
+	tb.Cleanup(srv.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
 	go func() {
@@ -133,7 +134,7 @@ func startSiteSyncManager(tb testing.TB, env *testenv.Env) string {
 	if !mgr.GetCache().WaitForCacheSync(ctx) {
 		tb.Fatal("the manager's cache did not sync")
 	}
-	return receiver.URL
+	return srv.URL
 }
 
 // pushAndWait pushes a one-site change of site i, sends the receiver the signed GitHub push event as the Git

@@ -16,7 +16,7 @@ type WriteSpan struct {
 	Count       int
 }
 
-// WriteSpanOf reads the JSON "api write" lines of a manager log (controllers/shadow logs them at V(1); the
+// WriteSpanOf reads the JSON "api write" lines of a manager log (cmd/manager/standby logs them at V(1); the
 // process needs --zap-log-level=1 and --zap-time-encoding=rfc3339nano).
 func WriteSpanOf(log string) WriteSpan {
 	var s WriteSpan

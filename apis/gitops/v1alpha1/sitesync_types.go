@@ -167,6 +167,10 @@ type SiteStatus struct {
 	InputDigest string `json:"inputDigest,omitempty"`
 	// Ready is true when the site's last render succeeded.
 	Ready bool `json:"ready"`
+	// Reason says in one word why the site is not ready: InvalidSiteName, GuardRefused, KustomizeError,
+	// PlaintextSecret or NotPublished.
+	// +optional
+	Reason string `json:"reason,omitempty"`
 	// Message is the kustomize or guard error when the site is not ready.
 	// +optional
 	Message string `json:"message,omitempty"`

@@ -1,4 +1,4 @@
-package sitesync
+package receiver
 
 import (
 	"bytes"
@@ -22,10 +22,10 @@ import (
 )
 
 const (
-	// ReceiverPathPrefix is the route of the push receiver: POST /hook/<namespace>/<sitesync-name>.
-	ReceiverPathPrefix = "/hook/"
-	// DefaultReceiverMaxBodyBytes bounds a webhook body; larger requests get 413.
-	DefaultReceiverMaxBodyBytes = 1 << 20
+	// PathPrefix is the route of the push receiver: POST /hook/<namespace>/<sitesync-name>.
+	PathPrefix = "/hook/"
+	// DefaultMaxBodyBytes bounds a webhook body; larger requests get 413.
+	DefaultMaxBodyBytes = 1 << 20
 	// receiverSecretKey is the key of the receiver Secret holding the webhook token.
 	receiverSecretKey = "token"
 )
@@ -40,14 +40,14 @@ type Receiver struct {
 	secrets client.Reader
 	clock   clock.PassiveClock
 	log     logr.Logger
-	// MaxBodyBytes bounds a request body (DefaultReceiverMaxBodyBytes when 0).
+	// MaxBodyBytes bounds a request body (DefaultMaxBodyBytes when 0).
 	MaxBodyBytes int64
 	seen         *deliveryCache
 }
 
-// NewReceiver builds a Receiver that reads SiteSyncs and patches their annotation with c and reads the
+// New builds a Receiver that reads SiteSyncs and patches their annotation with c and reads the
 // receiver Secrets with secrets (an uncached reader, e.g. mgr.GetAPIReader()).
-func NewReceiver(c client.Client, secrets client.Reader, clk clock.PassiveClock, log logr.Logger) *Receiver {
+func New(c client.Client, secrets client.Reader, clk clock.PassiveClock, log logr.Logger) *Receiver {
 	return &Receiver{client: c, secrets: secrets, clock: clk, log: log, seen: newDeliveryCache(defaultSeenDeliveries)}
 }
 
@@ -142,7 +142,7 @@ func (rc *Receiver) dispatch(ctx context.Context, log logr.Logger, obj *gitopsv1
 func (rc *Receiver) readBody(req *http.Request) ([]byte, *receiverResponse) {
 	limit := rc.MaxBodyBytes
 	if limit <= 0 {
-		limit = DefaultReceiverMaxBodyBytes
+		limit = DefaultMaxBodyBytes
 	}
 	tooLarge := &receiverResponse{http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", limit)}
 	if req.ContentLength > limit {
@@ -190,7 +190,7 @@ func (rc *Receiver) trigger(ctx context.Context, obj *gitopsv1alpha1.SiteSync) (
 
 // parseHookPath reads /hook/<namespace>/<name>.
 func parseHookPath(path string) (types.NamespacedName, bool) {
-	rest, ok := strings.CutPrefix(path, ReceiverPathPrefix)
+	rest, ok := strings.CutPrefix(path, PathPrefix)
 	if !ok {
 		return types.NamespacedName{}, false
 	}
@@ -199,4 +199,12 @@ func parseHookPath(path string) (types.NamespacedName, bool) {
 		return types.NamespacedName{}, false
 	}
 	return types.NamespacedName{Namespace: ns, Name: name}, true
+}
+
+// truncate cuts s to n bytes, marking the cut: a response never echoes much of what the sender sent.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
 }

@@ -1,4 +1,4 @@
-package sitesync
+package receiver
 
 import (
 	"context"
@@ -14,39 +14,39 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// DefaultReceiverAddress is where the push receiver listens unless told otherwise.
-const DefaultReceiverAddress = "127.0.0.1:9292"
+// DefaultAddress is where the push receiver listens unless told otherwise.
+const DefaultAddress = "127.0.0.1:9292"
 
-// ReceiverServer serves the push receiver on its own address as a manager Runnable. It runs on every
+// Server serves the push receiver on its own address as a manager Runnable. It runs on every
 // replica (no leader election), so any pod behind the Service can take a webhook.
-type ReceiverServer struct {
-	// Addr is the listen address, e.g. DefaultReceiverAddress.
+type Server struct {
+	// Addr is the listen address, e.g. DefaultAddress.
 	Addr    string
 	Handler http.Handler
 	Log     logr.Logger
-	// started, when set, receives the bound address once the listener is up (tests use ":0").
-	started chan<- string
+	// Started, when set, receives the bound address once the listener is up (for an address with port 0).
+	Started chan<- string
 }
 
-// NewReceiverServer builds the receiver served on addr: c reads SiteSyncs and patches their trigger
+// NewServer builds the receiver served on addr: c reads SiteSyncs and patches their trigger
 // annotation (mgr.GetClient()), apiReader reads the receiver Secrets uncached (mgr.GetAPIReader()), clk
 // stamps the trigger.
-func NewReceiverServer(addr string, c client.Client, apiReader client.Reader, clk clock.PassiveClock) *ReceiverServer {
+func NewServer(addr string, c client.Client, apiReader client.Reader, clk clock.PassiveClock) *Server {
 	log := ctrl.Log.WithName("sitesync-receiver")
-	return &ReceiverServer{Addr: addr, Handler: NewReceiver(c, apiReader, clk, log), Log: log}
+	return &Server{Addr: addr, Handler: New(c, apiReader, clk, log), Log: log}
 }
 
 // NeedLeaderElection is false: every replica takes webhooks.
-func (s *ReceiverServer) NeedLeaderElection() bool { return false }
+func (s *Server) NeedLeaderElection() bool { return false }
 
 // Start listens on Addr and serves until ctx ends, then shuts down gracefully.
-func (s *ReceiverServer) Start(ctx context.Context) error {
+func (s *Server) Start(ctx context.Context) error {
 	ln, err := net.Listen("tcp", s.Addr)
 	if err != nil {
 		return fmt.Errorf("push receiver listening on %s: %w", s.Addr, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(ReceiverPathPrefix, s.Handler)
+	mux.Handle(PathPrefix, s.Handler)
 	srv := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -55,8 +55,8 @@ func (s *ReceiverServer) Start(ctx context.Context) error {
 		MaxHeaderBytes:    64 << 10,
 	}
 	s.Log.Info("push receiver listening", "address", ln.Addr().String())
-	if s.started != nil {
-		s.started <- ln.Addr().String()
+	if s.Started != nil {
+		s.Started <- ln.Addr().String()
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

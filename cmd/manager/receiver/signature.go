@@ -1,4 +1,4 @@
-package sitesync
+package receiver
 
 import (
 	"crypto/hmac"

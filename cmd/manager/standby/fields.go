@@ -1,4 +1,4 @@
-package shadow
+package standby
 
 import (
 	"context"
@@ -56,7 +56,7 @@ func patchFields(obj client.Object, patch client.Patch) []string {
 }
 
 // changedFields lists the paths where obj differs from what the client reads for it now, up to maxDepth.
-func (c *Client) changedFields(ctx context.Context, obj client.Object) []string {
+func (c *WriteRecorder) changedFields(ctx context.Context, obj client.Object) []string {
 	current, ok := obj.DeepCopyObject().(client.Object)
 	if !ok || c.Get(ctx, client.ObjectKeyFromObject(obj), current) != nil {
 		return nil

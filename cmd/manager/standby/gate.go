@@ -1,4 +1,4 @@
-package shadow
+package standby
 
 import (
 	"context"
@@ -18,21 +18,21 @@ import (
 )
 
 // Gate is the reconciler of a controller that runs whether or not the manager leads: while the manager holds
-// the lease it calls Leader, before that Shadow (the same reconciler over a dry-run Client). Its informers and
-// work queue are warm when leadership arrives, so the hand-off costs no cache sync.
+// the lease it calls Leader, before that Standby (the same controller over a dry-run WriteRecorder). Its
+// informers and work queue are warm when leadership arrives, so the hand-off costs no cache sync.
 type Gate struct {
 	// Elected is closed when the manager wins the lease (manager.Elected()).
 	Elected <-chan struct{}
 	Leader  reconcile.Reconciler
-	Shadow  reconcile.Reconciler
+	Standby reconcile.Reconciler
 }
 
-// Reconcile dispatches to Leader or Shadow.
+// Reconcile dispatches to Leader or Standby.
 func (g Gate) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	if Leading(g.Elected) {
 		return g.Leader.Reconcile(ctx, req)
 	}
-	return g.Shadow.Reconcile(ctx, req)
+	return g.Standby.Reconcile(ctx, req)
 }
 
 // Leading reports whether elected is closed.
@@ -45,29 +45,22 @@ func Leading(elected <-chan struct{}) bool {
 	}
 }
 
-// Build completes b with leader for a manager without shadow mode (shadow nil: the usual leader-only
-// controller), or with a Gate over leader and shadow that runs without waiting for the lease and re-queues
-// every object of list's kind the moment the manager is elected, so the leader acts on what the shadow only
-// looked at.
-func Build(mgr manager.Manager, b *builder.TypedBuilder[reconcile.Request], list client.ObjectList, leader, shadow reconcile.Reconciler) error {
-	return BuildWithOptions(mgr, b, list, leader, shadow, controller.Options{})
-}
-
-// BuildWithOptions is Build with the controller's options (e.g. MaxConcurrentReconciles); with a shadow,
-// NeedLeaderElection is set to false over them.
-func BuildWithOptions(mgr manager.Manager, b *builder.TypedBuilder[reconcile.Request], list client.ObjectList,
-	leader, shadow reconcile.Reconciler, opts controller.Options) error {
-	if shadow == nil {
-		return b.WithOptions(opts).Complete(leader)
+// Completer is a controller completer (the Complete field of siteops' reconcilers) that runs the controller
+// through a Gate over the reconciler it completes (the leader's) and standby. The controller runs without
+// waiting for the lease and re-queues every object of its kind the moment the manager is elected, so the
+// leader acts on what the standby only looked at.
+func Completer(mgr manager.Manager, standby reconcile.Reconciler) func(*builder.Builder, controller.Options,
+	client.ObjectList, reconcile.Reconciler) error {
+	return func(b *builder.Builder, opts controller.Options, list client.ObjectList, leader reconcile.Reconciler) error {
+		events := make(chan event.GenericEvent)
+		if err := mgr.Add(&resyncOnElection{client: mgr.GetClient(), list: list, events: events}); err != nil {
+			return fmt.Errorf("adding the election resync: %w", err)
+		}
+		opts.NeedLeaderElection = ptr.To(false)
+		return b.WithOptions(opts).
+			WatchesRawSource(source.Channel(events, &handler.EnqueueRequestForObject{})).
+			Complete(Gate{Elected: mgr.Elected(), Leader: leader, Standby: standby})
 	}
-	events := make(chan event.GenericEvent)
-	if err := mgr.Add(&resyncOnElection{client: mgr.GetClient(), list: list, events: events}); err != nil {
-		return fmt.Errorf("adding the election resync: %w", err)
-	}
-	opts.NeedLeaderElection = ptr.To(false)
-	return b.WithOptions(opts).
-		WatchesRawSource(source.Channel(events, &handler.EnqueueRequestForObject{})).
-		Complete(Gate{Elected: mgr.Elected(), Leader: leader, Shadow: shadow})
 }
 
 // resyncOnElection runs once the manager leads: it lists every object of its kind from the cache and sends
@@ -91,7 +84,7 @@ func (r *resyncOnElection) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the list to resync on election: %w", err)
 	}
-	ctrl.LoggerFrom(ctx).V(1).Info("elected: re-queueing objects the shadow saw", "count", len(items))
+	ctrl.LoggerFrom(ctx).V(1).Info("elected: re-queueing objects the standby saw", "count", len(items))
 	for _, item := range items {
 		obj, ok := item.(client.Object)
 		if !ok {

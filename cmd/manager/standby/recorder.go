@@ -1,8 +1,9 @@
-// Package shadow lets a manager that does not hold the leader lease run its reconcilers without changing
-// anything: every write goes to the apiserver as a server-side dry run (so admission and validation still
-// answer) and is recorded in a Report, served as JSON on the preview Service and as metrics. Before a
-// blue/green promotion the report tells what the new version would change.
-package shadow
+// Package standby runs the manager's controllers while it does not hold the leader lease (shadow mode),
+// without changing anything: every write goes to the apiserver as a server-side dry run (so admission and
+// validation still answer) and is recorded in a Report, served as JSON on the preview Service and as metrics.
+// Before a blue/green promotion the report tells what the new version would change. The controllers do not
+// know: the wiring gives the standby reconcilers a dry-run WriteRecorder and runs them through a Gate.
+package standby
 
 import (
 	"context"
@@ -12,9 +13,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// Client is a client.Client whose writes are recorded in a Report and, when DryRun is set, sent as
+// WriteRecorder is a client.Client whose writes are recorded in a Report and, when DryRun is set, sent as
 // server-side dry runs. Reads pass through unchanged.
-type Client struct {
+type WriteRecorder struct {
 	client.Client
 	// Report records every write.
 	Report *Report
@@ -22,13 +23,13 @@ type Client struct {
 	DryRun bool
 }
 
-// NewClient wraps c so that every write is recorded in report; with dryRun nothing is persisted.
-func NewClient(c client.Client, report *Report, dryRun bool) *Client {
-	return &Client{Client: c, Report: report, DryRun: dryRun}
+// NewWriteRecorder wraps c so that every write is recorded in report; with dryRun nothing is persisted.
+func NewWriteRecorder(c client.Client, report *Report, dryRun bool) *WriteRecorder {
+	return &WriteRecorder{Client: c, Report: report, DryRun: dryRun}
 }
 
 // Create records and sends a create.
-func (c *Client) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+func (c *WriteRecorder) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
 	c.record("create", "", obj, createdFields(obj))
 	if c.DryRun {
 		opts = append(opts, client.DryRunAll)
@@ -37,7 +38,7 @@ func (c *Client) Create(ctx context.Context, obj client.Object, opts ...client.C
 }
 
 // Update records the fields that differ from the cached object and sends an update.
-func (c *Client) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+func (c *WriteRecorder) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
 	c.record("update", "", obj, c.changedFields(ctx, obj))
 	if c.DryRun {
 		opts = append(opts, client.DryRunAll)
@@ -46,7 +47,7 @@ func (c *Client) Update(ctx context.Context, obj client.Object, opts ...client.U
 }
 
 // Patch records the fields the patch sets and sends it.
-func (c *Client) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+func (c *WriteRecorder) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
 	c.record("patch", "", obj, patchFields(obj, patch))
 	if c.DryRun {
 		opts = append(opts, client.DryRunAll)
@@ -55,7 +56,7 @@ func (c *Client) Patch(ctx context.Context, obj client.Object, patch client.Patc
 }
 
 // Delete records and sends a delete.
-func (c *Client) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
+func (c *WriteRecorder) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
 	c.record("delete", "", obj, nil)
 	if c.DryRun {
 		opts = append(opts, client.DryRunAll)
@@ -64,7 +65,7 @@ func (c *Client) Delete(ctx context.Context, obj client.Object, opts ...client.D
 }
 
 // DeleteAllOf records and sends a collection delete.
-func (c *Client) DeleteAllOf(ctx context.Context, obj client.Object, opts ...client.DeleteAllOfOption) error {
+func (c *WriteRecorder) DeleteAllOf(ctx context.Context, obj client.Object, opts ...client.DeleteAllOfOption) error {
 	c.record("deletecollection", "", obj, nil)
 	if c.DryRun {
 		opts = append(opts, client.DryRunAll)
@@ -72,24 +73,36 @@ func (c *Client) DeleteAllOf(ctx context.Context, obj client.Object, opts ...cli
 	return c.Client.DeleteAllOf(ctx, obj, opts...)
 }
 
-// Apply is refused in shadow mode: siteops' reconcilers do not use server-side apply, and an unrecorded write
-// path must not exist.
-func (c *Client) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
-	return fmt.Errorf("shadow client: server-side apply is not supported")
+// Apply sends a server-side apply and records it when it changes the object (or would, for a dry run): an
+// apply of what the object already holds is no write, so a controller that applies its desired state on
+// every reconcile does not fill the report with repeats.
+func (c *WriteRecorder) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+	before, err := c.current(ctx, obj)
+	if err != nil {
+		return err
+	}
+	if c.DryRun {
+		opts = append(opts, client.DryRunAll)
+	}
+	if err := c.Client.Apply(ctx, obj, opts...); err != nil {
+		return err
+	}
+	c.recordApply(obj, before)
+	return nil
 }
 
 // Status returns a writer for the status subresource with the same recording and dry-run behaviour.
-func (c *Client) Status() client.SubResourceWriter {
+func (c *WriteRecorder) Status() client.SubResourceWriter {
 	return &subResourceClient{SubResourceClient: c.Client.SubResource("status"), parent: c, name: "status"}
 }
 
 // SubResource returns a client for a subresource with the same recording and dry-run behaviour.
-func (c *Client) SubResource(name string) client.SubResourceClient {
+func (c *WriteRecorder) SubResource(name string) client.SubResourceClient {
 	return &subResourceClient{SubResourceClient: c.Client.SubResource(name), parent: c, name: name}
 }
 
 // record adds one write to the report.
-func (c *Client) record(verb, sub string, obj client.Object, fields []string) {
+func (c *WriteRecorder) record(verb, sub string, obj client.Object, fields []string) {
 	if c.Report == nil {
 		return
 	}
@@ -104,7 +117,7 @@ func (c *Client) record(verb, sub string, obj client.Object, fields []string) {
 // subResourceClient records and dry-runs writes to a subresource such as status.
 type subResourceClient struct {
 	client.SubResourceClient
-	parent *Client
+	parent *WriteRecorder
 	name   string
 }
 
@@ -132,6 +145,8 @@ func (s *subResourceClient) Patch(ctx context.Context, obj client.Object, patch 
 	return s.SubResourceClient.Patch(ctx, obj, patch, opts...)
 }
 
-func (s *subResourceClient) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
-	return fmt.Errorf("shadow client: server-side apply of %s is not supported", s.name)
+// Apply is refused: siteops' controllers patch their status once per reconcile, and a write path the
+// report does not see must not exist.
+func (s *subResourceClient) Apply(context.Context, runtime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
+	return fmt.Errorf("server-side apply of the %s subresource is not recorded, so it is not supported", s.name)
 }

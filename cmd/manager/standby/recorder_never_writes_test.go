@@ -1,4 +1,4 @@
-package shadow_test
+package standby_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
-	"github.com/siteops/siteops/controllers/shadow"
+	"github.com/siteops/siteops/cmd/manager/standby"
 	"github.com/siteops/siteops/test/testenv"
 )
 
@@ -33,16 +33,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestShadowClientNeverWrites sends every kind of write through a dry-run shadow client against the real
+// TestDryRunWriteRecorderNeverWrites sends every kind of write through a dry-run shadow client against the real
 // apiserver and shows that nothing is persisted, while the report names each write and its fields.
-func TestShadowClientNeverWrites(t *testing.T) {
+func TestDryRunWriteRecorderNeverWrites(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	direct, err := client.New(env.Config, client.Options{Scheme: env.Scheme})
 	g.Expect(err).NotTo(HaveOccurred())
 	clk := clocktesting.NewFakeClock(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
-	report := &shadow.Report{Clock: clk}
-	sc := shadow.NewClient(direct, report, true)
+	report := &standby.Report{Clock: clk}
+	sc := standby.NewWriteRecorder(direct, report, true)
 
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shadow"}}
 	g.Expect(direct.Create(ctx, ns)).To(Succeed())
@@ -95,7 +95,7 @@ func TestShadowClientNeverWrites(t *testing.T) {
 	g.Expect(direct.Update(ctx, moved)).To(Succeed())
 	again := moved.DeepCopy()
 	again.Data["b"] = "3"
-	clk.Step(2 * shadow.RepeatAfter)
+	clk.Step(2 * standby.RepeatAfter)
 	g.Expect(sc.Patch(ctx, again, client.MergeFrom(moved))).To(Succeed())
 	g.Expect(report.Summarize(false).UnexpectedWrites).To(Equal(0), "a write of a newer version is not a repeat")
 
@@ -104,7 +104,7 @@ func TestShadowClientNeverWrites(t *testing.T) {
 	g.Expect(sc.Patch(ctx, again, client.MergeFrom(moved))).To(Succeed())
 	g.Expect(report.Summarize(false).UnexpectedWrites).To(Equal(0))
 	// Wanted again RepeatAfter later, of an object still at that version: a disagreement with the running version.
-	clk.Step(shadow.RepeatAfter)
+	clk.Step(standby.RepeatAfter)
 	g.Expect(sc.Patch(ctx, again, client.MergeFrom(moved))).To(Succeed())
 	g.Expect(report.Summarize(false).UnexpectedWrites).To(Equal(1))
 }
@@ -115,8 +115,8 @@ func TestRecordingClientWrites(t *testing.T) {
 	ctx := context.Background()
 	direct, err := client.New(env.Config, client.Options{Scheme: env.Scheme})
 	g.Expect(err).NotTo(HaveOccurred())
-	report := &shadow.Report{}
-	rc := shadow.NewClient(direct, report, false)
+	report := &standby.Report{}
+	rc := standby.NewWriteRecorder(direct, report, false)
 	g.Expect(direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "leader"}})).To(Succeed())
 	g.Expect(rc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "made", Namespace: "leader"}})).To(Succeed())
 	g.Expect(direct.Get(ctx, client.ObjectKey{Namespace: "leader", Name: "made"}, &corev1.ConfigMap{})).To(Succeed())

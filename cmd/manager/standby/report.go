@@ -1,4 +1,4 @@
-package shadow
+package standby
 
 import (
 	"encoding/json"

@@ -1,0 +1,117 @@
+package standby
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// applyConfiguration is what the recorder reads of an apply configuration: the object it names.
+type applyConfiguration interface {
+	GetName() *string
+	GetNamespace() *string
+	GetKind() *string
+	GetAPIVersion() *string
+}
+
+// applied is the object an apply names, as the client read it before the apply (nil when it did not exist).
+type applied struct {
+	kind, namespace, name string
+	before                map[string]any
+	resourceVersion       string
+}
+
+// current reads the object obj names, to tell afterwards what the apply changed.
+func (c *WriteRecorder) current(ctx context.Context, obj runtime.ApplyConfiguration) (*applied, error) {
+	ac, ok := obj.(applyConfiguration)
+	if !ok || ac.GetName() == nil || ac.GetKind() == nil || ac.GetAPIVersion() == nil {
+		return nil, fmt.Errorf("apply configuration %T names no object", obj)
+	}
+	gv, err := schema.ParseGroupVersion(*ac.GetAPIVersion())
+	if err != nil {
+		return nil, fmt.Errorf("apply configuration %T: %w", obj, err)
+	}
+	a := &applied{kind: *ac.GetKind(), name: *ac.GetName()}
+	if ns := ac.GetNamespace(); ns != nil {
+		a.namespace = *ns
+	}
+	typed, err := c.Scheme().New(gv.WithKind(a.kind))
+	if err != nil {
+		return nil, fmt.Errorf("apply configuration of %s: %w", a.kind, err)
+	}
+	cur, ok := typed.(client.Object)
+	if !ok {
+		return nil, fmt.Errorf("%s is not an object", a.kind)
+	}
+	switch err := c.Get(ctx, client.ObjectKey{Namespace: a.namespace, Name: a.name}, cur); {
+	case apierrors.IsNotFound(err):
+		return a, nil
+	case err != nil:
+		return nil, fmt.Errorf("reading %s %s/%s before applying it: %w", a.kind, a.namespace, a.name, err)
+	}
+	a.resourceVersion = cur.GetResourceVersion()
+	if a.before, err = comparable(cur); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// recordApply records the apply of obj, whose response the client decoded into it, when it changed the
+// object a describes before.
+func (c *WriteRecorder) recordApply(obj runtime.ApplyConfiguration, a *applied) {
+	after, err := comparable(obj)
+	if err != nil {
+		return
+	}
+	var fields []string
+	if a.before == nil {
+		for k := range after {
+			fields = append(fields, "."+k)
+		}
+		sort.Strings(fields)
+	} else {
+		diffPaths("", a.before, after, 0, &fields)
+		sort.Strings(fields)
+		if len(fields) == 0 {
+			return
+		}
+	}
+	if c.Report == nil {
+		return
+	}
+	c.Report.Record(Write{Verb: "apply", Kind: a.kind, Namespace: a.namespace, Name: a.name, Fields: fields,
+		ResourceVersion: a.resourceVersion, DryRun: c.DryRun})
+}
+
+// comparable is what an apply can change of obj: its spec and the other top-level fields, labels,
+// annotations and owner references; not its status (other controllers write it) nor the metadata the
+// apiserver keeps.
+func comparable(obj any) (map[string]any, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, fmt.Errorf("encoding %T: %w", obj, err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("decoding %T: %w", obj, err)
+	}
+	delete(m, "status")
+	delete(m, "apiVersion")
+	delete(m, "kind")
+	if md, ok := m["metadata"].(map[string]any); ok {
+		kept := map[string]any{}
+		for _, k := range []string{"labels", "annotations", "ownerReferences", "finalizers"} {
+			if v, ok := md[k]; ok {
+				kept[k] = v
+			}
+		}
+		m["metadata"] = kept
+	}
+	return m, nil
+}

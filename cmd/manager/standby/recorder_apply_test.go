@@ -1,0 +1,58 @@
+package standby_test
+
+import (
+	"context"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/siteops/siteops/cmd/manager/standby"
+)
+
+// TestApplyIsRecordedOnlyWhenItChangesSomething applies ConfigMaps through a dry-run and a persisting write
+// recorder: a dry-run apply changes nothing and is recorded with the fields it would set; a persisting apply
+// of a new object and of a change is recorded; an apply of what the object already holds is no write.
+func TestApplyIsRecordedOnlyWhenItChangesSomething(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	direct, err := client.New(env.Config, client.Options{Scheme: env.Scheme})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "apply"}})).To(Succeed())
+	owner := client.FieldOwner("recorder-test")
+	cm := func(v string) *corev1ac.ConfigMapApplyConfiguration {
+		return corev1ac.ConfigMap("cm", "apply").WithLabels(map[string]string{"app": "x"}).WithData(map[string]string{"k": v})
+	}
+	key := client.ObjectKey{Namespace: "apply", Name: "cm"}
+
+	dry := &standby.Report{}
+	dr := standby.NewWriteRecorder(direct, dry, true)
+	g.Expect(dr.Apply(ctx, cm("1"), owner)).To(Succeed())
+	g.Expect(apierrors.IsNotFound(direct.Get(ctx, key, &corev1.ConfigMap{}))).To(BeTrue(), "a dry run creates nothing")
+	g.Expect(dry.Summarize(false).Writes).To(Equal(1))
+	g.Expect(dry.Summarize(false).Recent[0].Verb).To(Equal("apply"))
+	g.Expect(dry.Summarize(false).Recent[0].Fields).To(ContainElements(".data", ".metadata"))
+
+	leader := &standby.Report{}
+	lr := standby.NewWriteRecorder(direct, leader, false)
+	g.Expect(lr.Apply(ctx, cm("1"), owner)).To(Succeed())
+	g.Expect(direct.Get(ctx, key, &corev1.ConfigMap{})).To(Succeed())
+	g.Expect(lr.Apply(ctx, cm("1"), owner)).To(Succeed())
+	g.Expect(leader.Summarize(true).Writes).To(Equal(1), "the same apply again is no write")
+	g.Expect(lr.Apply(ctx, cm("2"), owner)).To(Succeed())
+	s := leader.Summarize(true)
+	g.Expect(s.Writes).To(Equal(2))
+	g.Expect(s.Recent[1].Fields).To(Equal([]string{".data.k"}))
+
+	g.Expect(dr.Apply(ctx, cm("2"), owner)).To(Succeed())
+	g.Expect(dry.Summarize(false).Writes).To(Equal(1), "a dry run of what the object holds is no write")
+	g.Expect(dr.Apply(ctx, cm("3"), owner)).To(Succeed())
+	g.Expect(dry.Summarize(false).Writes).To(Equal(2))
+	got := &corev1.ConfigMap{}
+	g.Expect(direct.Get(ctx, key, got)).To(Succeed())
+	g.Expect(got.Data).To(Equal(map[string]string{"k": "2"}))
+}
