@@ -61,7 +61,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits before taking over a lease that was not released.")
 	fs.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it gives up.")
 	fs.DurationVar(&o.retry, "leader-elect-retry-period", 500*time.Millisecond, "How often a standby tries to take the lease; bounds the hand-off gap after a release.")
-	fs.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the manager stops (SIGTERM), so a standby takes over within one retry period instead of waiting for the lease to expire. Off is controller-runtime's default, kept for the hand-off benchmark's anchor.")
+	fs.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the manager stops (SIGTERM), so a standby takes over within one retry period instead of waiting for the lease to expire. Off is controller-runtime's default.")
 	fs.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops", "Folder for Git clones of SiteSync sources and targets.")
 	fs.BoolVar(&o.shadow, "shadow", true, "While not leading, run the CronJob and Guestbook reconcilers with every write sent as a server-side dry run, and report what they would change.")
 	fs.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the plain-HTTP shadow report (GET /shadow, GET /writes); \"0\" disables it.")
