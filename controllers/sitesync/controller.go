@@ -109,20 +109,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	}
 	run := &scope{obj: obj, before: *obj.Status.DeepCopy(), started: r.Clock.Now()}
 	before := obj.DeepCopy()
-	defer func() {
-		retErr = run.redact.Error(retErr)
-		r.emitFailureEvent(run, retErr)
-		r.summarize(run, retErr)
-		patchErr := kit.PatchStatus(ctx, r.Client, before, obj)
-		if _, stalled := kit.AsStall(retErr); stalled && patchErr == nil {
-			// Stalled: the condition and the event say why; no hot retry. It looks again once per interval,
-			// which is also how a fixed Secret is noticed: siteops may get Secrets by name, never list or
-			// watch them (least privilege). `kubectl annotate` of requestedAt asks for a look at once.
-			result, retErr = ctrl.Result{RequeueAfter: jittered(interval(obj), r.random())}, nil
-			return
-		}
-		retErr = errors.Join(retErr, patchErr)
-	}()
+	defer func() { result, retErr = r.finish(ctx, run, before, result, retErr) }()
 
 	if obj.Spec.Suspend {
 		return ctrl.Result{}, nil
@@ -134,6 +121,22 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		{Name: "record", Run: r.recordResult},
 		{Name: "events", Run: r.emitEvents},
 	})
+}
+
+// finish scrubs the reconcile's error, records it as an event and in the conditions, and patches the status
+// once. A stall is not retried hot: the condition and the event say why, and the SiteSync is looked at again
+// once per interval, which is also how a fixed Secret is noticed (siteops may get Secrets by name, never
+// list or watch them). `kubectl annotate` of requestedAt asks for a look at once.
+func (r *Reconciler) finish(ctx context.Context, run *scope, before *gitopsv1alpha1.SiteSync, result ctrl.Result,
+	err error) (ctrl.Result, error) {
+	err = run.redact.Error(err)
+	r.emitFailureEvent(run, err)
+	r.summarize(run, err)
+	patchErr := kit.PatchStatus(ctx, r.Client, before, run.obj)
+	if _, stalled := kit.AsStall(err); stalled && patchErr == nil {
+		return ctrl.Result{RequeueAfter: jittered(interval(run.obj), r.random())}, nil
+	}
+	return result, errors.Join(err, patchErr)
 }
 
 // forget drops what the controller keeps about a deleted SiteSync: its clone cache and lag bookkeeping.
