@@ -84,8 +84,12 @@ test: ## Unit + envtest (real kube-apiserver) + end-to-end on the local cluster.
 	@$(MAKE) --no-print-directory -j2 test-unit e2e-bins
 	@$(MAKE) --no-print-directory test-e2e
 
+.PHONY: test-deps
+test-deps: ## Install the Debian packages the tests run (git, gnupg) when missing.
+	hack/test-deps.sh
+
 .PHONY: unit-bins
-unit-bins: envtest ## etcd + kube-apiserver in setup-envtest's store, and the pinned kustomize the parity tests run.
+unit-bins: envtest test-deps ## etcd + kube-apiserver in setup-envtest's store, the pinned kustomize, and test-deps.
 	hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION) >/dev/null
 	hack/build-bins.sh kustomize
 
