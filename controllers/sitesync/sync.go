@@ -2,6 +2,7 @@ package sitesync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -24,6 +25,9 @@ func (r *Reconciler) runSync(ctx context.Context, run *syncRun) error {
 	result, err := r.sync(ctx, opts)
 	syncDuration.WithLabelValues(key.Namespace, key.Name).Observe(r.Clock.Since(start).Seconds())
 	if err != nil {
+		if errors.Is(err, gitops.ErrSourceNotVerified) {
+			return stall(gitopsv1alpha1.ReasonSourceNotVerified, err)
+		}
 		if gitops.IsPermanent(err) {
 			return stall(gitopsv1alpha1.ReasonPermanentError, fmt.Errorf("syncing: %w", err))
 		}
@@ -38,8 +42,9 @@ func (r *Reconciler) runSync(ctx context.Context, run *syncRun) error {
 func syncOptions(run *syncRun, workDir string) gitops.SyncOptions {
 	spec := run.obj.Spec
 	opts := gitops.SyncOptions{
-		Source:      gitops.SourceSpec{URL: spec.Source.URL, Ref: spec.Source.Ref, Auth: run.source},
-		Target:      gitops.TargetSpec{URL: spec.Target.URL, Branch: spec.Target.Branch, PathTemplate: spec.Target.PathTemplate, Auth: run.target},
+		Source: gitops.SourceSpec{URL: spec.Source.URL, Ref: spec.Source.Ref, Auth: run.source, Verify: run.trusted},
+		Target: gitops.TargetSpec{URL: spec.Target.URL, Branch: spec.Target.Branch, PathTemplate: spec.Target.PathTemplate,
+			Auth: run.target, SigningKey: run.signingKey},
 		OverlaysDir: spec.Source.OverlaysDir,
 		Sites:       append([]string(nil), spec.Sites...),
 		WorkDir:     workDir,
