@@ -5,10 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
-
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/gitops"
 )
@@ -55,15 +51,11 @@ func (r *Reconciler) auth(ctx context.Context, namespace string, ref *gitopsv1al
 	if ref == nil {
 		return nil, nil
 	}
-	secret := &corev1.Secret{}
-	if err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: namespace, Name: ref.Name}, secret); err != nil {
-		if apierrors.IsNotFound(err) {
-			return nil, stall(gitopsv1alpha1.ReasonSecretNotFound,
-				fmt.Errorf("secret %q not found in namespace %q", ref.Name, namespace))
-		}
-		return nil, fmt.Errorf("reading secret %q: %w", ref.Name, err)
+	data, err := r.secretData(ctx, namespace, ref.Name)
+	if err != nil {
+		return nil, err
 	}
-	auth, err := authFromSecret(url, secret.Data)
+	auth, err := authFromSecret(url, data)
 	if err != nil {
 		return nil, stall(gitopsv1alpha1.ReasonSecretInvalid, fmt.Errorf("secret %q: %w", ref.Name, err))
 	}

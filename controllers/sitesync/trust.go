@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -51,9 +52,12 @@ func (r *Reconciler) readTrust(ctx context.Context, run *syncRun) error {
 }
 
 // secretData reads a Secret's data through the APIReader (never cached); a missing Secret stalls the SiteSync.
+// The read runs without the reconcile's logger: client-go prints whole response bodies, the Secret's data
+// included, at verbosity 8 and above.
 func (r *Reconciler) secretData(ctx context.Context, namespace, name string) (map[string][]byte, error) {
 	secret := &corev1.Secret{}
-	if err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, secret); err != nil {
+	quiet := logr.NewContext(ctx, logr.Discard())
+	if err := r.APIReader.Get(quiet, types.NamespacedName{Namespace: namespace, Name: name}, secret); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, stall(gitopsv1alpha1.ReasonSecretNotFound,
 				fmt.Errorf("secret %q not found in namespace %q", name, namespace))
