@@ -76,6 +76,7 @@ func TestSignedRenderedCommitsPassGitVerifyCommit(t *testing.T) {
 	for _, c := range log {
 		out, err := gpg.VerifyCommit(e.srv, e.repo, c.SHA)
 		g.Expect(err).NotTo(HaveOccurred(), out)
+		t.Logf("$ git verify-commit -v %s\n%s", c.SHA, out)
 		g.Expect(out).To(ContainSubstring(`Good signature from "siteops renderer <renderer@example.com>"`))
 		g.Expect(strings.ToUpper(out)).To(ContainSubstring(pgp.KeyID))
 	}

@@ -14,10 +14,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// VerifyModeHead verifies the commit the source ref points at (the only mode so far, as Flux's
-// GitRepository `.spec.verify.mode: HEAD`).
-const VerifyModeHead = "HEAD"
-
 // ErrSourceNotVerified is wrapped by the error of a Sync whose source commit is unsigned or not signed by one
 // of the trusted keys. Nothing is rendered or pushed then.
 var ErrSourceNotVerified = errors.New("source commit not verified")
