@@ -1,7 +1,9 @@
 // Package gitserver serves bare Git repositories over HTTP on 127.0.0.1 for tests, with the real
 // `git http-backend` behind net/http/cgi (fetch and push, optional basic auth), and counts the requests and
 // connections it sees so a test can assert that nothing reached it. Helpers shell out to the real `git` CLI to
-// create repositories and to play the user who pushes.
+// create repositories and to play the user who pushes. Options.TLS serves HTTPS with a CA made for the test
+// (NewCA); NewOpenPGPKey, NewGPG and Worktree.CommitSigned sign commits with Debian's gpg and check them with
+// `git verify-commit`.
 //
 // In a test: srv := gitserver.Start(t, gitserver.Options{}); it stops on t.Cleanup. From TestMain pass a nil
 // t and call Close yourself; helper failures then panic instead of failing a test.
