@@ -66,9 +66,21 @@ func (d SitesDiff) Text() string {
 	return b.String()
 }
 
+// maxMarkdown bounds Markdown's output below the 65,536 characters a GitHub comment may hold.
+const maxMarkdown = 60000
+
 // Markdown is the diff for a pull request comment: a summary, a table of the sites, then per site a table of
-// its added, removed and changed objects, with each changed object's diff folded in a <details> block.
+// its added, removed and changed objects, with each changed object's diff folded in a <details> block. When
+// that would exceed maxMarkdown, the per-object diffs are left out (and a note says so) and the tables stay.
 func (d SitesDiff) Markdown() string {
+	if md := d.markdown(true); len(md) <= maxMarkdown {
+		return md
+	}
+	return d.markdown(false) + "\n_The object diffs are left out: they would not fit in one comment. " +
+		"`siteops diff --base " + d.Base + " --head " + d.Head + "` prints them._\n"
+}
+
+func (d SitesDiff) markdown(withDiffs bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### siteops: rendered changes `%s` → `%s`\n\n", d.Base, d.Head)
 	fmt.Fprintf(&b, "**%s**", d.summary())
@@ -108,6 +120,9 @@ func (d SitesDiff) Markdown() string {
 			row("changed", c.ID)
 		}
 		for _, c := range s.Changed {
+			if !withDiffs {
+				break
+			}
 			diff := clipDiff(c.Diff)
 			fence := "```"
 			for strings.Contains(diff, fence) {

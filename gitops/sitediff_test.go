@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -165,4 +166,23 @@ func TestClipDiffKeepsTheFirstLinesAndCountsTheRest(t *testing.T) {
 	g.Expect(strings.Count(clipped, "+x\n")).To(Equal(maxDiffLines))
 	g.Expect(clipped).To(HaveSuffix("... 10 more lines\n"))
 	g.Expect(clipDiff("+a\n")).To(Equal("+a\n"))
+}
+
+func TestMarkdownLeavesTheDiffsOutWhenTheyWouldNotFitInAComment(t *testing.T) {
+	g := NewWithT(t)
+	base, head := map[string]SiteOutput{}, map[string]SiteOutput{}
+	for i := range 300 {
+		site := fmt.Sprintf("site-%03d", i)
+		big := strings.Repeat("x", 300)
+		base[site] = stream(cm("web", "", big+"a"), cm("other", "", "1"))
+		head[site] = stream(cm("web", "", big+"b"), cm("other", "", "2"))
+	}
+	d, err := DiffSites("main", "pr", base, head)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(len(d.markdown(true))).To(BeNumerically(">", maxMarkdown), "the case is big enough")
+	md := d.Markdown()
+	g.Expect(len(md)).To(BeNumerically("<=", maxMarkdown))
+	g.Expect(md).NotTo(ContainSubstring("<details>"))
+	g.Expect(md).To(ContainSubstring("| changed | ConfigMap |  | web | v1 |"), "the tables stay")
+	g.Expect(md).To(HaveSuffix("`siteops diff --base main --head pr` prints them._\n"))
 }
