@@ -3,7 +3,12 @@
 # (hack/build-bins.sh, hack/envtest.sh).
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-IMG ?= ghcr.io/siteops/manager:$(VERSION)
+# REVISION is the source commit the image's org.opencontainers.image.revision label names.
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+IMAGE_REPO ?= ghcr.io/siteops/manager
+IMG ?= $(IMAGE_REPO):$(VERSION)
+# ARCH of the image `make image` builds (linux only).
+ARCH ?= $(shell go env GOARCH)
 SITE ?= dev
 
 SHELL := /usr/bin/env bash -o pipefail
@@ -84,8 +89,12 @@ test: ## Unit + envtest (real kube-apiserver) + end-to-end on the local cluster.
 	@$(MAKE) --no-print-directory -j2 test-unit e2e-bins
 	@$(MAKE) --no-print-directory test-e2e
 
+.PHONY: test-deps
+test-deps: ## Install the Debian packages the tests run (git, gnupg) when missing.
+	hack/test-deps.sh
+
 .PHONY: unit-bins
-unit-bins: envtest ## etcd + kube-apiserver in setup-envtest's store, and the pinned kustomize the parity tests run.
+unit-bins: envtest test-deps ## etcd + kube-apiserver in setup-envtest's store, the pinned kustomize, and test-deps.
 	hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION) >/dev/null
 	hack/build-bins.sh kustomize
 
@@ -151,6 +160,18 @@ deploy: ## Apply overlays/$(SITE) to the current cluster.
 build-installer: manifests ## Write dist/install.yaml (CRDs, RBAC, webhook, manager) with IMG set.
 	mkdir -p dist
 	go run ./cmd/siteops render --dir base/install --image ghcr.io/siteops/manager=$(IMG) > dist/install.yaml
+
+.PHONY: image
+image: ## Build the manager's OCI image without Docker into dist/manager-image (OCI layout) and print its digest.
+	mkdir -p dist
+	GOOS=linux GOARCH=$(ARCH) CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)" -o dist/manager-linux-$(ARCH) ./cmd/manager
+	go run ./hack/image --binary dist/manager-linux-$(ARCH) --arch $(ARCH) --version $(VERSION) --revision $(REVISION) \
+	  --tag $(IMG) --out dist/manager-image --tarball dist/manager-image.tar --digest-file dist/manager-image.digest
+
+.PHONY: build-installer-digest
+build-installer-digest: image ## build-installer with the manager image pinned to the digest `make image` just built.
+	@$(MAKE) --no-print-directory build-installer IMG=$(IMAGE_REPO)@$$(cat dist/manager-image.digest)
+	@grep -m1 'image: $(IMAGE_REPO)@sha256:' dist/install.yaml
 
 .PHONY: docker-build
 docker-build: ## Build the manager image (needs a Docker engine).

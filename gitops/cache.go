@@ -24,6 +24,7 @@ type gitCache struct {
 	dir     string
 	url     string
 	auth    transport.AuthMethod
+	ca      []byte // extra PEM roots for HTTPS (Auth.CABundle)
 	repo    *git.Repository
 	storage *filesystem.Storage
 	mu      *sync.Mutex
@@ -31,12 +32,13 @@ type gitCache struct {
 
 var cacheLocks sync.Map // dir → *sync.Mutex
 
-// openCache locks and opens (or creates) the cache of url for kind under workDir.
-func openCache(workDir, kind, url string, auth transport.AuthMethod) (*gitCache, error) {
+// openCache locks and opens (or creates) the cache of url for kind under workDir; ca (PEM, may be nil) is
+// trusted for HTTPS on top of the system's roots.
+func openCache(workDir, kind, url string, auth transport.AuthMethod, ca []byte) (*gitCache, error) {
 	sum := sha256.Sum256([]byte(url))
 	dir := filepath.Join(workDir, kind+"-"+hex.EncodeToString(sum[:8]))
 	mu, _ := cacheLocks.LoadOrStore(dir, &sync.Mutex{})
-	c := &gitCache{dir: dir, url: url, auth: auth, mu: mu.(*sync.Mutex)}
+	c := &gitCache{dir: dir, url: url, auth: auth, ca: ca, mu: mu.(*sync.Mutex)}
 	c.mu.Lock()
 	if err := c.open(); err != nil {
 		c.mu.Unlock()

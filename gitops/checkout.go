@@ -65,7 +65,11 @@ func FetchBranch(ctx context.Context, workDir, url, branch string, auth *Auth) (
 	if err != nil {
 		return nil, false, err
 	}
-	cache, err := openCache(workDir, "tgt", url, method)
+	ca, err := caBundle(auth)
+	if err != nil {
+		return nil, false, err
+	}
+	cache, err := openCache(workDir, "tgt", url, method, ca)
 	if err != nil {
 		return nil, false, err
 	}

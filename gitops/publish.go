@@ -49,7 +49,7 @@ func (c *gitCache) fetchBranch(ctx context.Context, branch string) (targetState,
 		err := c.repo.FetchContext(ctx, &git.FetchOptions{
 			RemoteName: git.DefaultRemoteName,
 			RefSpecs:   []config.RefSpec{config.RefSpec("+" + name.String() + ":" + local.String())},
-			Auth:       c.auth, Tags: git.NoTags, Force: true,
+			Auth:       c.auth, CABundle: c.ca, Tags: git.NoTags, Force: true,
 		})
 		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 			return targetState{}, classifyTransport(err)
@@ -78,6 +78,7 @@ type publishInput struct {
 	files      map[string][]byte // site folder → manifests.yaml content, for sites rendered OK
 	siteOf     map[string]string // site folder → site name
 	removed    map[string]string // site folder → name, of sites whose overlays are gone (removedSites)
+	signer     *SigningKey       // signs the commit when set
 	beforePush func(attempt int)
 	log        logr.Logger
 }
@@ -176,6 +177,11 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 	if !st.head.IsZero() {
 		commit.ParentHashes = []plumbing.Hash{st.head}
 	}
+	if in.signer != nil {
+		if err := in.signer.sign(commit); err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+	}
 	obj := s.NewEncodedObject()
 	if err := commit.Encode(obj); err != nil {
 		return plumbing.ZeroHash, nil, fmt.Errorf("encoding commit: %w", err)
@@ -218,6 +224,7 @@ func (c *gitCache) push(ctx context.Context, branch string, commit plumbing.Hash
 		RemoteName: git.DefaultRemoteName,
 		RefSpecs:   []config.RefSpec{config.RefSpec(name.String() + ":" + name.String())},
 		Auth:       c.auth,
+		CABundle:   c.ca,
 	})
 	if err != nil {
 		return classifyTransport(err)

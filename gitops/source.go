@@ -37,11 +37,15 @@ func fetchSource(ctx context.Context, workDir string, spec SourceSpec) (*source,
 	if err != nil {
 		return nil, err
 	}
+	ca, err := caBundle(spec.Auth)
+	if err != nil {
+		return nil, err
+	}
 	kind := "src"
 	if fullSHA.MatchString(spec.Ref) {
 		kind = "src-full"
 	}
-	cache, err := openCache(workDir, kind, spec.URL, auth)
+	cache, err := openCache(workDir, kind, spec.URL, auth, ca)
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +58,12 @@ func fetchSource(ctx context.Context, workDir string, spec SourceSpec) (*source,
 	if err != nil {
 		cache.release()
 		return nil, redactErr(fmt.Errorf("fetching %s: %w", redact(spec.URL), err), spec.Auth)
+	}
+	if spec.Verify != nil {
+		if err := spec.Verify.verifyCommit(commit); err != nil {
+			cache.release()
+			return nil, err
+		}
 	}
 	tree, err := commit.Tree()
 	if err != nil {
@@ -91,6 +101,7 @@ func (c *gitCache) fetchRef(ctx context.Context, ref string) (*object.Commit, pl
 			RefSpecs:   []config.RefSpec{config.RefSpec("+" + remoteName.String() + ":" + local.String())},
 			Depth:      1,
 			Auth:       c.auth,
+			CABundle:   c.ca,
 			Tags:       git.NoTags,
 			Force:      true,
 		})
@@ -124,6 +135,7 @@ func (c *gitCache) fetchKnownBranch(ctx context.Context, ref string) (*object.Co
 		RefSpecs:   []config.RefSpec{config.RefSpec("+" + name.String() + ":" + local.String())},
 		Depth:      1,
 		Auth:       c.auth,
+		CABundle:   c.ca,
 		Tags:       git.NoTags,
 		Force:      true,
 	})
@@ -151,9 +163,10 @@ func (c *gitCache) fetchSHA(ctx context.Context, h plumbing.Hash) (*object.Commi
 		RefSpecs: []config.RefSpec{
 			"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*",
 		},
-		Auth:  c.auth,
-		Tags:  git.NoTags,
-		Force: true,
+		Auth:     c.auth,
+		CABundle: c.ca,
+		Tags:     git.NoTags,
+		Force:    true,
 	})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return nil, classifyTransport(err)
@@ -178,7 +191,7 @@ func (c *gitCache) listRemote(ctx context.Context) (remoteRefs, error) {
 	if err != nil {
 		return out, err
 	}
-	list, err := r.ListContext(ctx, &git.ListOptions{Auth: c.auth})
+	list, err := r.ListContext(ctx, &git.ListOptions{Auth: c.auth, CABundle: c.ca})
 	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
 		return out, nil
 	}
@@ -237,6 +250,9 @@ func (c *gitCache) peelCommit(h plumbing.Hash) (*object.Commit, error) {
 
 // classifyTransport marks the transport errors retrying cannot fix as permanent.
 func classifyTransport(err error) error {
+	if tlsErr := classifyTLS(err); tlsErr != nil {
+		return tlsErr
+	}
 	for _, p := range []error{
 		transport.ErrAuthenticationRequired, transport.ErrAuthorizationFailed, transport.ErrRepositoryNotFound,
 		transport.ErrInvalidAuthMethod,

@@ -38,7 +38,11 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 	if err != nil {
 		return res, err
 	}
-	tgt, err := openCache(o.WorkDir, "tgt", o.Target.URL, tgtAuth)
+	tgtCA, err := caBundle(o.Target.Auth)
+	if err != nil {
+		return res, err
+	}
+	tgt, err := openCache(o.WorkDir, "tgt", o.Target.URL, tgtAuth, tgtCA)
 	if err != nil {
 		return res, err
 	}
@@ -65,7 +69,8 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 	removed := removedSites(tree, o, plan)
 	pr, err := publish(ctx, tgt, st, publishInput{
 		branch: o.Target.Branch, author: author, sourceRev: res.SourceRevision,
-		files: files, siteOf: siteOf, removed: removed, beforePush: o.beforePush, log: o.Logger,
+		files: files, siteOf: siteOf, removed: removed, signer: o.Target.SigningKey, beforePush: o.beforePush,
+		log: o.Logger,
 	})
 	res.ForeignCommits, res.PushRetries = pr.foreign, pr.retries
 	if err != nil {

@@ -29,6 +29,8 @@ type Auth struct {
 	Username, Password string // HTTPS basic auth; a token goes in Password (Username may be "git")
 	SSHPrivateKey      []byte // PEM; with SSHKnownHosts (required when SSHPrivateKey is set)
 	SSHKnownHosts      []byte
+	// CABundle holds PEM certificates HTTPS connections trust on top of the system's (a private CA).
+	CABundle []byte
 }
 
 // SourceSpec names the source repository and revision. Ref is a branch, tag or full commit SHA; "" means the
@@ -36,6 +38,9 @@ type Auth struct {
 type SourceSpec struct {
 	URL, Ref string
 	Auth     *Auth
+	// Verify, when set, accepts only a source commit signed by one of these keys (mode HEAD); any other
+	// commit fails the Sync with ErrSourceNotVerified before anything is rendered.
+	Verify *TrustedKeys
 }
 
 // TargetSpec names where rendered output goes. Branch defaults to "rendered", PathTemplate (a text/template
@@ -43,6 +48,8 @@ type SourceSpec struct {
 type TargetSpec struct {
 	URL, Branch, PathTemplate string
 	Auth                      *Auth
+	// SigningKey, when set, signs every commit pushed to the target branch.
+	SigningKey *SigningKey
 }
 
 // SyncOptions configures one Sync call.

@@ -14,9 +14,11 @@ import (
 )
 
 func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("diff", "--site S [--repo DIR] [--target-url URL] [--branch B]", stderr)
+	fs := newFlagSet("diff", "--site S [--repo DIR] [--target-url URL] [--branch B]\n"+
+		"       siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]", stderr)
 	repo := fs.String("repo", ".", "working copy to render (its Git root is used)")
-	site := fs.String("site", "", "site to compare (required)")
+	site := fs.String("site", "", "site to compare with the rendered branch")
+	revs := revisionFlags(fs)
 	overlays := fs.String("overlays", gitops.DefaultOverlaysDir, "folder holding one folder per site")
 	targetURL := fs.String("target-url", "", "repository of the rendered branch (default: the origin remote of --repo)")
 	branch := fs.String("branch", gitops.DefaultTargetBranch, "rendered branch")
@@ -24,8 +26,16 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if revs.set() {
+		if *site != "" {
+			_, _ = fmt.Fprintln(stderr, "siteops diff: --site compares with the rendered branch, --base/--head compare two revisions: use one")
+			fs.Usage()
+			return errUsage
+		}
+		return diffRevisions(ctx, *repo, *overlays, revs, stdout, stderr)
+	}
 	if *site == "" {
-		_, _ = fmt.Fprintln(stderr, "siteops diff: --site is required")
+		_, _ = fmt.Fprintln(stderr, "siteops diff: --site (or --base) is required")
 		fs.Usage()
 		return errUsage
 	}

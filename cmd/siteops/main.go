@@ -5,6 +5,7 @@
 //	siteops render [--repo DIR|URL] [--site S] [--out DIR]   render sites (stdout for one, files for all)
 //	siteops render --dir DIR [--image name=ref]...           render any kustomization folder
 //	siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
+//	siteops diff --base REV [--head REV] [--format text|markdown] [--exit-code]   every site, for a PR
 //	siteops sites [--repo DIR] [--since REV]
 //	siteops status [-n NAMESPACE | -A] [NAME]                SiteSyncs and the manager Rollout (blue/green)
 //	siteops version
@@ -31,6 +32,7 @@ Usage:
   siteops render [--repo DIR|URL] [--ref REF] [--site S] [--out DIR]
   siteops render --dir DIR [--image name=newName:tag]...
   siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
+  siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]
   siteops sites [--repo DIR] [--since REV]
   siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
   siteops version
@@ -79,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	case errors.Is(err, errUsage):
 		return exitUsage
-	case errors.Is(err, errSitesFailed):
+	case errors.Is(err, errSitesFailed), errors.Is(err, errChanges):
 		return exitFailed
 	default:
 		_, _ = fmt.Fprintf(stderr, "siteops %s: %v\n", args[0], err)

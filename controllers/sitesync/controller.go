@@ -92,6 +92,9 @@ type scope struct {
 	before gitopsv1alpha1.SiteSyncStatus
 	source *gitops.Auth
 	target *gitops.Auth
+	// signingKey signs the pushed commits and trusted verifies the source commit (trust.go); nil when unset.
+	signingKey *gitops.SigningKey
+	trusted    *gitops.TrustedKeys
 	// redact scrubs the credentials read in this run from anything written out.
 	redact  gitops.Redactor
 	started time.Time

@@ -5,10 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
-
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
@@ -21,6 +17,7 @@ const (
 	secretKeyToken      = "token"
 	secretKeyIdentity   = "identity"
 	secretKeyKnownHosts = "known_hosts"
+	secretKeyCA         = "ca.crt"
 	// tokenUsername is sent with a token when the Secret has no username.
 	tokenUsername = "git"
 )
@@ -46,7 +43,7 @@ func (r *Reconciler) readCredentials(ctx context.Context, run *scope) error {
 		run.target = run.source
 	}
 	run.redact = gitops.NewRedactor(run.source, run.target)
-	return nil
+	return r.readTrust(ctx, run)
 }
 
 // auth reads one credentials Secret for url; a nil ref means anonymous access.
@@ -55,15 +52,11 @@ func (r *Reconciler) auth(ctx context.Context, namespace string, ref *gitopsv1al
 	if ref == nil {
 		return nil, nil
 	}
-	secret := &corev1.Secret{}
-	if err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: namespace, Name: ref.Name}, secret); err != nil {
-		if apierrors.IsNotFound(err) {
-			return nil, kit.Stall(gitopsv1alpha1.ReasonSecretNotFound,
-				fmt.Errorf("secret %q not found in namespace %q", ref.Name, namespace))
-		}
-		return nil, fmt.Errorf("reading secret %q: %w", ref.Name, err)
+	data, err := r.secretData(ctx, namespace, ref.Name)
+	if err != nil {
+		return nil, err
 	}
-	auth, err := authFromSecret(url, secret.Data)
+	auth, err := authFromSecret(url, data)
 	if err != nil {
 		return nil, kit.Stall(gitopsv1alpha1.ReasonSecretInvalid, fmt.Errorf("secret %q: %w", ref.Name, err))
 	}
@@ -72,8 +65,26 @@ func (r *Reconciler) auth(ctx context.Context, namespace string, ref *gitopsv1al
 
 // authFromSecret builds the credentials for url from a Secret's data: `identity` and `known_hosts` for SSH
 // URLs; `username` and `password`, or `token` (with an optional `username`), for HTTP(S). file:// URLs take
-// whatever is there. Errors name the missing key and never include a value.
+// whatever is there. `ca.crt` (PEM) adds a private CA for HTTPS, alone or with either. Errors name the missing
+// key and never include a value.
 func authFromSecret(url string, data map[string][]byte) (*gitops.Auth, error) {
+	auth, err := credentialsFromSecret(url, data)
+	if err != nil || len(data[secretKeyCA]) == 0 {
+		return auth, err
+	}
+	if err := gitops.ValidateCABundle(data[secretKeyCA]); err != nil {
+		return nil, fmt.Errorf("key %q: %w", secretKeyCA, err)
+	}
+	if auth == nil {
+		auth = &gitops.Auth{}
+	}
+	auth.CABundle = data[secretKeyCA]
+	return auth, nil
+}
+
+// credentialsFromSecret reads the user credentials of authFromSecret; a Secret with only `ca.crt` means
+// anonymous access.
+func credentialsFromSecret(url string, data map[string][]byte) (*gitops.Auth, error) {
 	has := func(key string) bool { return len(data[key]) > 0 }
 	if gitops.IsSSHURL(url) {
 		if !has(secretKeyIdentity) {
@@ -101,7 +112,7 @@ func authFromSecret(url string, data map[string][]byte) (*gitops.Auth, error) {
 		return nil, fmt.Errorf("missing key %q to go with %q", secretKeyUsername, secretKeyPassword)
 	case has(secretKeyUsername):
 		return &gitops.Auth{Username: string(data[secretKeyUsername]), Password: string(data[secretKeyPassword])}, nil
-	case strings.HasPrefix(url, "file://"):
+	case strings.HasPrefix(url, "file://"), has(secretKeyCA):
 		return nil, nil
 	default:
 		return nil, fmt.Errorf("missing keys: want %q and %q, or %q", secretKeyUsername, secretKeyPassword, secretKeyToken)

@@ -2,6 +2,7 @@ package sitesync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -25,6 +26,9 @@ func (r *Reconciler) runSync(ctx context.Context, run *scope) error {
 	result, err := r.sync(ctx, opts)
 	syncDuration.WithLabelValues(key.Namespace, key.Name).Observe(r.Clock.Since(start).Seconds())
 	if err != nil {
+		if errors.Is(err, gitops.ErrSourceNotVerified) {
+			return kit.Stall(gitopsv1alpha1.ReasonSourceNotVerified, err)
+		}
 		if gitops.IsPermanent(err) {
 			return kit.Stall(gitopsv1alpha1.ReasonPermanentError, fmt.Errorf("syncing: %w", err))
 		}
@@ -39,8 +43,9 @@ func (r *Reconciler) runSync(ctx context.Context, run *scope) error {
 func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 	spec := run.obj.Spec
 	opts := gitops.SyncOptions{
-		Source:      gitops.SourceSpec{URL: spec.Source.URL, Ref: spec.Source.Ref, Auth: run.source},
-		Target:      gitops.TargetSpec{URL: spec.Target.URL, Branch: spec.Target.Branch, PathTemplate: spec.Target.PathTemplate, Auth: run.target},
+		Source: gitops.SourceSpec{URL: spec.Source.URL, Ref: spec.Source.Ref, Auth: run.source, Verify: run.trusted},
+		Target: gitops.TargetSpec{URL: spec.Target.URL, Branch: spec.Target.Branch, PathTemplate: spec.Target.PathTemplate,
+			Auth: run.target, SigningKey: run.signingKey},
 		OverlaysDir: spec.Source.OverlaysDir,
 		Sites:       append([]string(nil), spec.Sites...),
 		WorkDir:     workDir,

@@ -1,7 +1,9 @@
 // Package gitserver serves bare Git repositories over HTTP on 127.0.0.1 for tests, with the real
 // `git http-backend` behind net/http/cgi (fetch and push, optional basic auth), and counts the requests and
 // connections it sees so a test can assert that nothing reached it. Helpers shell out to the real `git` CLI to
-// create repositories and to play the user who pushes.
+// create repositories and to play the user who pushes. Options.TLS serves HTTPS with a CA made for the test
+// (NewCA); NewOpenPGPKey, NewGPG and Worktree.CommitSigned sign commits with Debian's gpg and check them with
+// `git verify-commit`.
 //
 // In a test: srv := gitserver.Start(t, gitserver.Options{}); it stops on t.Cleanup. From TestMain pass a nil
 // t and call Close yourself; helper failures then panic instead of failing a test.
@@ -9,6 +11,7 @@ package gitserver
 
 import (
 	"bytes"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"net/http"
@@ -29,6 +32,8 @@ const DefaultBranch = "main"
 type Options struct {
 	// Username and Password, when Username is set, require HTTP basic auth on every request (401 otherwise).
 	Username, Password string
+	// TLS, when set, serves HTTPS with TLS.Server (see NewCA): only clients trusting TLS.CertPEM connect.
+	TLS *CA
 }
 
 // Server is a running Git HTTP server.
@@ -40,6 +45,8 @@ type Server struct {
 	handler  http.Handler
 	requests atomic.Int64
 	conns    atomic.Int64
+	caFile   string   // the CA file the git CLI trusts (HTTPS servers)
+	cleanup  []func() // run by Close
 }
 
 // Start serves a fresh temporary root of bare repositories on 127.0.0.1 at a random port. With a non-nil t the
@@ -82,7 +89,10 @@ func Start(t testing.TB, opts Options) *Server {
 	})
 	s.http = httptest.NewUnstartedServer(s.handler)
 	s.countConnections()
-	s.http.Start()
+	s.start()
+	if opts.TLS != nil {
+		s.caFile = s.writeCAFile(t)
+	}
 	if t != nil {
 		t.Cleanup(s.Close)
 	}
@@ -115,7 +125,17 @@ func (s *Server) Restart(t testing.TB) {
 	srv.Listener = l
 	s.http = srv
 	s.countConnections()
-	s.http.Start()
+	s.start()
+}
+
+// start serves plain HTTP, or HTTPS with the certificate of Options.TLS.
+func (s *Server) start() {
+	if s.opts.TLS == nil {
+		s.http.Start()
+		return
+	}
+	s.http.TLS = &tls.Config{Certificates: []tls.Certificate{s.opts.TLS.Server}, MinVersion: tls.VersionTLS12}
+	s.http.StartTLS()
 }
 
 func (s *Server) authorized(r *http.Request) bool {
@@ -132,12 +152,15 @@ func (s *Server) Close() {
 	if s.ownsRoot {
 		_ = os.RemoveAll(s.root)
 	}
+	for _, f := range s.cleanup {
+		f()
+	}
 }
 
 // Root is the folder holding the bare repositories (<Root>/<name>.git), e.g. for file:// URLs.
 func (s *Server) Root() string { return s.root }
 
-// Addr is the server's base URL, http://127.0.0.1:<port>.
+// Addr is the server's base URL, http://127.0.0.1:<port> (https:// with Options.TLS).
 func (s *Server) Addr() string { return s.http.URL }
 
 // URL is the clone URL of repository name (without credentials).
@@ -237,7 +260,14 @@ func httpBackendPath() (string, error) {
 
 // gitEnv isolates the git CLI from the user's configuration and fixes the identity of test commits.
 func gitEnv() []string {
-	return append(os.Environ(),
+	var env []string
+	for _, kv := range os.Environ() {
+		// The CA of an HTTPS test server comes from http.sslCAInfo, which these would override.
+		if !strings.HasPrefix(kv, "GIT_SSL_CAINFO=") && !strings.HasPrefix(kv, "GIT_SSL_CAPATH=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env,
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0",
 		"GIT_AUTHOR_NAME=gitserver test", "GIT_AUTHOR_EMAIL=test@gitserver.local",
 		"GIT_COMMITTER_NAME=gitserver test", "GIT_COMMITTER_EMAIL=test@gitserver.local",

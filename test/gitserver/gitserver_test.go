@@ -2,6 +2,7 @@ package gitserver_test
 
 import (
 	"net/http"
+	"os/exec"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -89,4 +90,22 @@ func TestStartWithoutTestingT(t *testing.T) {
 	url := srv.NewRepo(nil, "m", map[string]string{"x": "y"})
 	g.Expect(url).To(Equal(srv.Addr() + "/m.git"))
 	g.Expect(srv.Clone(nil, "m").Head()).To(Equal(srv.Head(nil, "m", gitserver.DefaultBranch)))
+}
+
+func TestHTTPSServerIsTrustedOnlyWithItsCA(t *testing.T) {
+	g := NewWithT(t)
+	ca := gitserver.NewCA(t)
+	srv := gitserver.Start(t, gitserver.Options{TLS: ca})
+	srv.NewRepo(t, "config", map[string]string{"a": "1"})
+	g.Expect(srv.URL("config")).To(HavePrefix("https://127.0.0.1:"))
+
+	wt := srv.Clone(t, "config") // trusts the CA through http.sslCAInfo
+	wt.Write("a", "2")
+	sha := wt.Commit("over TLS")
+	wt.Push()
+	g.Expect(srv.Head(t, "config", gitserver.DefaultBranch)).To(Equal(sha))
+
+	out, err := exec.Command("git", "-c", "http.sslCAInfo=/dev/null", "ls-remote", srv.URL("config")).CombinedOutput()
+	g.Expect(err).To(HaveOccurred(), "a client without the CA must not connect")
+	g.Expect(string(out)).To(ContainSubstring("certificate"))
 }

@@ -66,7 +66,12 @@ func (s *Server) Clone(t testing.TB, name string) *Worktree {
 	if s.opts.Username != "" {
 		u.User = url.UserPassword(s.opts.Username, s.opts.Password)
 	}
-	run(t, "", "clone", "--quiet", u.String(), dir)
+	args := []string{"clone", "--quiet"}
+	if s.caFile != "" {
+		// -c for the clone itself, --config kept in the clone so later fetches and pushes trust the server too.
+		args = []string{"-c", "http.sslCAInfo=" + s.caFile, "clone", "--quiet", "--config", "http.sslCAInfo=" + s.caFile}
+	}
+	run(t, "", append(args, u.String(), dir)...)
 	return &Worktree{t: t, Dir: dir, Branch: DefaultBranch}
 }
 

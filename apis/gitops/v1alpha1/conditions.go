@@ -59,6 +59,15 @@ const (
 	// fix: an unsupported URL, a ref that does not exist, a missing overlays folder or rejected credentials.
 	// Fix the spec, the repository or the Secret.
 	ReasonPermanentError = "PermanentError"
+	// ReasonSigningKeyInvalid (Stalled=True, Ready=False): the Secret of target.signingKey lacks key
+	// `git.asc`, or it is not an ASCII-armored OpenPGP private key that can sign, or `passphrase` does not
+	// unlock it. Nothing is pushed until the key can be read. Fix the Secret.
+	ReasonSigningKeyInvalid = "SigningKeyInvalid"
+	// ReasonSourceNotVerified (Stalled=True, Ready=False): source.verify is set and the source commit is not
+	// signed, or not by one of the trusted keys, or its signature is not valid. It is not rendered and the
+	// rendered branch keeps the last verified output. Push a commit signed by a trusted key, or trust its
+	// signer's key in the Secret of source.verify.
+	ReasonSourceNotVerified = "SourceNotVerified"
 	// ReasonSuspended (Reconciling=False): spec.suspend is true; nothing is synced until it is cleared.
 	ReasonSuspended = "Suspended"
 	// ReasonIdle (Reconciling=False, Stalled=False): nothing is in progress and nothing is stuck.

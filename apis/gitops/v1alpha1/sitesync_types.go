@@ -95,9 +95,16 @@ type GitSource struct {
 	Ref string `json:"ref,omitempty"`
 
 	// SecretRef names a Secret in the SiteSync's namespace with the credentials: `username` and `password`
-	// (or `token`) for HTTP(S), `identity` and `known_hosts` for SSH.
+	// (or `token`) for HTTP(S), `identity` and `known_hosts` for SSH, and optionally `ca.crt`: PEM
+	// certificates of a private CA that HTTPS connections trust on top of the system's.
 	// +optional
 	SecretRef *LocalSecretReference `json:"secretRef,omitempty"`
+
+	// Verify, when set, renders only source commits signed by one of the trusted OpenPGP keys. A commit that
+	// is unsigned or signed by another key is not rendered: the SiteSync stalls with reason
+	// SourceNotVerified and the rendered branch keeps the last verified output.
+	// +optional
+	Verify *SourceVerification `json:"verify,omitempty"`
 
 	// OverlaysDir is the folder, relative to the repository root, holding one folder per site.
 	// +optional
@@ -138,6 +145,34 @@ type GitTarget struct {
 	// source credentials when the URL is the same, none otherwise.
 	// +optional
 	SecretRef *LocalSecretReference `json:"secretRef,omitempty"`
+
+	// SigningKey, when set, signs every commit siteops pushes with an OpenPGP key. A key that cannot be read
+	// stalls the SiteSync (reason SigningKeyInvalid) and nothing is pushed unsigned.
+	// +optional
+	SigningKey *SigningKey `json:"signingKey,omitempty"`
+}
+
+// SourceVerification says which source commits may be rendered.
+type SourceVerification struct {
+	// Mode is what is verified. HEAD: the commit source.ref points at must carry a valid OpenPGP signature
+	// by a trusted key.
+	// +optional
+	// +kubebuilder:default=HEAD
+	// +kubebuilder:validation:Enum=HEAD
+	Mode string `json:"mode,omitempty"`
+
+	// SecretRef names a Secret in the SiteSync's namespace whose every key holds ASCII-armored OpenPGP
+	// public keys of trusted signers (e.g. `alice.asc`, `bob.asc`).
+	// +required
+	SecretRef LocalSecretReference `json:"secretRef"`
+}
+
+// SigningKey names the OpenPGP key rendered commits are signed with.
+type SigningKey struct {
+	// SecretRef names a Secret in the SiteSync's namespace with the ASCII-armored OpenPGP private key in key
+	// `git.asc` and, when the key is protected, its passphrase in key `passphrase`.
+	// +required
+	SecretRef LocalSecretReference `json:"secretRef"`
 }
 
 // Receiver configures the push receiver for one SiteSync.

@@ -163,7 +163,10 @@ func (rc *Receiver) readBody(req *http.Request) ([]byte, *receiverResponse) {
 // file) is ignored.
 func (rc *Receiver) token(ctx context.Context, namespace, name string) ([]byte, error) {
 	secret := &corev1.Secret{}
-	if err := rc.secrets.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, secret); err != nil {
+	// Read without a logger in the context: client-go prints whole response bodies, the token included, at
+	// verbosity 8 and above.
+	quiet := logr.NewContext(ctx, logr.Discard())
+	if err := rc.secrets.Get(quiet, types.NamespacedName{Namespace: namespace, Name: name}, secret); err != nil {
 		return nil, fmt.Errorf("reading receiver secret %q: %w", name, err)
 	}
 	token := bytes.TrimSpace(secret.Data[receiverSecretKey])

@@ -1,0 +1,37 @@
+package gitops
+
+import (
+	"fmt"
+	"path/filepath"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// OpenRevision opens commit rev of the Git repository holding dir, read from its object store (the working
+// copy is not looked at). rev is a branch, tag, remote-tracking branch (origin/main), commit SHA (short or
+// full) or an ancestry expression such as HEAD~1.
+func OpenRevision(dir, rev string) (*Checkout, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", dir, err)
+	}
+	// EnableDotGitCommonDir: a linked worktree (`git worktree add`) keeps its objects in the main repository.
+	repo, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("opening the repository at %s: %w", dir, err)
+	}
+	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return nil, fmt.Errorf("revision %q not found in %s: %w", rev, dir, err)
+	}
+	commit, err := repo.CommitObject(*h)
+	if err != nil {
+		return nil, fmt.Errorf("revision %q (%s) is not a commit: %w", rev, h, err)
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("reading the tree of %s: %w", commit.Hash, err)
+	}
+	return &Checkout{tree: newGitTree(tree), Revision: commit.Hash.String(), release: func() {}}, nil
+}
