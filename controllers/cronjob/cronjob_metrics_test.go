@@ -22,8 +22,10 @@ import (
 
 	. "github.com/onsi/gomega"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
+	batchv1 "github.com/siteops/siteops/apis/batch/v1"
 	"github.com/siteops/siteops/controllers/shadow"
 )
 
@@ -69,7 +71,8 @@ func TestScheduleLagMetric(t *testing.T) {
 // histogram or the missed counter, and creates no Job; the leader's reconcile of the same CronJob then does.
 func TestShadowObservesNoScheduleMetrics(t *testing.T) {
 	h := newHarness(t, t0)
-	h.createScheduledAt("shadowed", t0, nil)
+	// Both missed times are within startingDeadlineSeconds, so both count.
+	h.createScheduledAt("shadowed", t0, func(cj *batchv1.CronJob) { cj.Spec.StartingDeadlineSeconds = ptr.To[int64](300) })
 	count, _ := histogram(t, "siteops_cronjob_schedule_lag_seconds")
 	missed := testutil.ToFloat64(missedSchedules)
 	h.clock.SetTime(t0.Add(3*time.Minute + time.Second))
