@@ -63,3 +63,15 @@ func TestDefaultsWithoutWebhook(t *testing.T) {
 	h.g.Expect(got.Spec.SuccessfulJobsHistoryLimit).To(Equal(ptr.To[int32](3)))
 	h.g.Expect(got.Spec.FailedJobsHistoryLimit).To(Equal(ptr.To[int32](1)))
 }
+
+// TestCatchUpDefaultWithoutWebhook: the CRD's default marker gives catchUp: {} maxRuns 1 when nobody runs the
+// defaulting webhook; spread and lagObjectiveSeconds have no default and stay unset.
+func TestCatchUpDefaultWithoutWebhook(t *testing.T) {
+	h := newHarness(t, t0)
+	cj := h.create("catchup-default", func(cj *batchv1.CronJob) { cj.Spec.CatchUp = &batchv1.CatchUpPolicy{} })
+	got := h.get(cj.Name)
+	h.g.Expect(got.Spec.CatchUp).NotTo(BeNil())
+	h.g.Expect(got.Spec.CatchUp.MaxRuns).To(Equal(ptr.To(batchv1.DefaultCatchUpMaxRuns)))
+	h.g.Expect(got.Spec.Spread).To(BeNil())
+	h.g.Expect(got.Spec.LagObjectiveSeconds).To(BeNil())
+}

@@ -46,7 +46,7 @@ func TestShortestInterval(t *testing.T) {
 		{"30 6-16/4 * * 1-5", ptr.To("America/New_York"), 4 * time.Hour},
 		{"59 23 * * *", nil, 24 * time.Hour},
 		{"0 0 1 * *", nil, 28 * 24 * time.Hour},
-		{"0 0 29 2 *", nil, 4 * 365 * 24 * time.Hour + 24*time.Hour},
+		{"0 0 29 2 *", nil, 4*365*24*time.Hour + 24*time.Hour},
 		{"30 1 * * *", ptr.To("America/New_York"), 24 * time.Hour},
 		{"@every 90m", nil, 90 * time.Minute},
 	} {
