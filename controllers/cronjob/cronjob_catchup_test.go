@@ -75,6 +75,8 @@ func TestCatchUpOldestThreeInsideDeadline(t *testing.T) {
 	}
 	got = h.get("catchup")
 	h.g.Expect(got.Status.CatchUp).To(BeNil(), "the catch-up is over")
+	h.g.Expect(condition(got, batchv1.ConditionScheduleMissed).Reason).To(Equal(batchv1.ReasonMissedSchedules),
+		"catch-up runs are not on schedule")
 	h.g.Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", hour(17)))
 	h.g.Expect(res.RequeueAfter).To(Equal(hour(21).Sub(hour(20).Add(30*time.Second)) + requeueMargin))
 	h.g.Expect(h.drainEvents()).To(Equal([]string{
@@ -88,6 +90,7 @@ func TestCatchUpOldestThreeInsideDeadline(t *testing.T) {
 	h.mustReconcile("catchup")
 	h.g.Expect(jobNames(h.jobs())).To(ContainElement(JobName("catchup", hour(21))))
 	h.g.Expect(h.jobs()).To(HaveLen(4))
+	h.g.Expect(condition(h.get("catchup"), batchv1.ConditionScheduleMissed).Reason).To(Equal(batchv1.ReasonOnSchedule))
 	h.g.Expect(testutil.ToFloat64(missedSchedules) - missed).To(Equal(3.0))
 }
 

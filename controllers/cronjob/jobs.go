@@ -219,7 +219,7 @@ func (r *Reconciler) reconcileRun(ctx context.Context, s *scope) error {
 	log.FromContext(ctx).V(1).Info("started the scheduled run", "job", job.Name, "scheduledTime", at)
 	s.cj.Status.LastScheduleTime = &metav1.Time{Time: at}
 	catchUpStarted(s, at)
-	if s.plan.Missed == 0 {
+	if s.plan.Missed == 0 && s.plan.CatchUp == nil { // a catch-up run is not on schedule
 		setOnSchedule(s)
 	}
 	if _, finished := finishedCondition(job); !finished && !s.wasListed(job.Name) {

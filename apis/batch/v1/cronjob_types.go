@@ -90,6 +90,9 @@ type CronJobSpec struct {
 	// counts from the staggered time. Must not exceed the shortest interval of the schedule. Unset or 0s
 	// starts every run at its scheduled time.
 	// +optional
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:Pattern=`^(0|-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$`
+	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('0s')",message="spec.spread must not be negative"
 	Spread *metav1.Duration `json:"spread,omitempty"`
 
