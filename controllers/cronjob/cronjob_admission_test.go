@@ -21,7 +21,10 @@ import (
 
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
 	"github.com/siteops/siteops/apis/batch/v1/cronjobtest"
@@ -62,4 +65,37 @@ func TestDefaultsWithoutWebhook(t *testing.T) {
 	h.g.Expect(got.Spec.Suspend).To(Equal(ptr.To(false)))
 	h.g.Expect(got.Spec.SuccessfulJobsHistoryLimit).To(Equal(ptr.To[int32](3)))
 	h.g.Expect(got.Spec.FailedJobsHistoryLimit).To(Equal(ptr.To[int32](1)))
+}
+
+// TestCatchUpDefaultWithoutWebhook: the CRD's default marker gives catchUp: {} maxRuns 1 when nobody runs the
+// defaulting webhook; spread and lagObjectiveSeconds have no default and stay unset.
+func TestCatchUpDefaultWithoutWebhook(t *testing.T) {
+	h := newHarness(t, t0)
+	cj := h.create("catchup-default", func(cj *batchv1.CronJob) { cj.Spec.CatchUp = &batchv1.CatchUpPolicy{} })
+	got := h.get(cj.Name)
+	h.g.Expect(got.Spec.CatchUp).NotTo(BeNil())
+	h.g.Expect(got.Spec.CatchUp.MaxRuns).To(Equal(ptr.To(batchv1.DefaultCatchUpMaxRuns)))
+	h.g.Expect(got.Spec.Spread).To(BeNil())
+	h.g.Expect(got.Spec.LagObjectiveSeconds).To(BeNil())
+}
+
+// TestSpreadMustBeADuration: spec.spread is a Go duration string; the CRD's schema rejects anything else (a
+// bare number, a word) naming spec.spread, so the controller never reads one it cannot decode.
+func TestSpreadMustBeADuration(t *testing.T) {
+	h := newHarness(t, t0)
+	for spread, valid := range map[string]bool{"90": false, "soon": false, "1m30s": true, "250ms": true, "0": true} {
+		u := &unstructured.Unstructured{}
+		obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cronjobtest.Valid(h.ns, "spread"))
+		h.g.Expect(err).NotTo(HaveOccurred())
+		u.SetUnstructuredContent(obj)
+		u.SetGroupVersionKind(batchv1.GroupVersion.WithKind("CronJob"))
+		h.g.Expect(unstructured.SetNestedField(u.Object, spread, "spec", "spread")).To(Succeed())
+		err = direct.Create(h.ctx, u, client.DryRunAll)
+		if valid {
+			h.g.Expect(err).NotTo(HaveOccurred(), "spread %q", spread)
+			continue
+		}
+		h.g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "spread %q: want Invalid, got %v", spread, err)
+		h.g.Expect(err.Error()).To(ContainSubstring("spec.spread"))
+	}
 }

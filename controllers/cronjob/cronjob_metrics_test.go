@@ -22,7 +22,10 @@ import (
 
 	. "github.com/onsi/gomega"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	batchv1 "github.com/siteops/siteops/apis/batch/v1"
 )
 
 // histogram reads the sample count and sum of a histogram from the controller-runtime registry the
@@ -76,7 +79,9 @@ func (o *recordingObserver) MissedSchedules(n int)       { o.missed += n }
 // the same measurements go to the metrics.
 func TestObserverTakesTheMeasurements(t *testing.T) {
 	h := newHarness(t, t0)
-	h.createScheduledAt("observed", t0, nil)
+	// Both missed times are within startingDeadlineSeconds, so both count.
+	withinDeadline := func(cj *batchv1.CronJob) { cj.Spec.StartingDeadlineSeconds = ptr.To[int64](300) }
+	h.createScheduledAt("observed", t0, withinDeadline)
 	count, _ := histogram(t, "siteops_cronjob_schedule_lag_seconds")
 	missed := testutil.ToFloat64(missedSchedules)
 	h.clock.SetTime(t0.Add(3*time.Minute + time.Second))
@@ -92,7 +97,7 @@ func TestObserverTakesTheMeasurements(t *testing.T) {
 	h.g.Expect(count2).To(Equal(count), "nothing reached the metrics")
 	h.g.Expect(testutil.ToFloat64(missedSchedules)).To(Equal(missed))
 
-	h.createScheduledAt("metered", t0, nil)
+	h.createScheduledAt("metered", t0, withinDeadline)
 	h.mustReconcile("metered")
 	count3, _ := histogram(t, "siteops_cronjob_schedule_lag_seconds")
 	h.g.Expect(count3 - count).To(Equal(uint64(1)))

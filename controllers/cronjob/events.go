@@ -19,6 +19,11 @@ var eventActions = map[string]string{
 	batchv1.ReasonTooManyMissedTimes: "Schedule",
 	batchv1.ReasonInvalidSchedule:    "ParseSchedule",
 	batchv1.ReasonUnknownTimeZone:    "ParseSchedule",
+
+	// Failed Jobs, spec.catchUp and spec.lagObjectiveSeconds.
+	batchv1.ReasonJobFailed:            "ObserveJob",
+	batchv1.ReasonCatchingUp:           "Schedule",
+	batchv1.ReasonLagObjectiveExceeded: "CreateJob",
 }
 
 // events records one Event per visible action of the controller; reasons are the constants in

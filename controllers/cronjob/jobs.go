@@ -67,6 +67,7 @@ func (r *Reconciler) reconcileChildJobs(ctx context.Context, s *scope) error {
 			st.LastSuccessfulTime = ct.DeepCopy()
 		}
 	}
+	r.recordFailures(s)
 	for i := range list.Items {
 		if at, ok := scheduledTime(&list.Items[i]); ok && (st.LastScheduleTime == nil || at.After(st.LastScheduleTime.Time)) {
 			st.LastScheduleTime = &metav1.Time{Time: at}
@@ -182,6 +183,9 @@ func (r *Reconciler) buildJob(cj *batchv1.CronJob, scheduled time.Time) (*kbatch
 	at := scheduled.In(timeZoneLocation(cj)).Format(time.RFC3339)
 	job.Annotations[batchv1.ScheduledTimestampAnnotation] = at
 	job.Annotations[batchv1.ScheduledAtAnnotation] = at
+	if tellsScheduledTime(cj) {
+		setScheduledTimeEnv(job, at)
+	}
 	if err := controllerutil.SetControllerReference(cj, job, r.Scheme); err != nil {
 		return nil, fmt.Errorf("setting the owner of Job %s: %w", job.Name, err)
 	}
@@ -200,18 +204,22 @@ func (r *Reconciler) reconcileRun(ctx context.Context, s *scope) error {
 	switch err := r.Create(ctx, job); {
 	case err == nil:
 		r.events().Normal(s.cj, batchv1.ReasonSuccessfulCreate, "Created job %s", job.Name)
-		r.observer().ScheduleLag(s.now.Sub(at))
+		r.observeLag(s, at)
 	case apierrors.IsAlreadyExists(err):
 		if job, err = r.takeExisting(ctx, s.cj, job.Name); err != nil {
 			return err
 		}
+	case apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause):
+		// Refused on every retry until the CronJob is gone with its namespace: no event, as in Kubernetes.
+		return fmt.Errorf("creating Job %s/%s: %w", job.Namespace, job.Name, err)
 	default:
 		r.events().Warning(s.cj, batchv1.ReasonFailedCreate, "Error creating job %s: %v", job.Name, err)
 		return fmt.Errorf("creating Job %s/%s: %w", job.Namespace, job.Name, err)
 	}
 	log.FromContext(ctx).V(1).Info("started the scheduled run", "job", job.Name, "scheduledTime", at)
 	s.cj.Status.LastScheduleTime = &metav1.Time{Time: at}
-	if s.plan.Missed == 0 {
+	catchUpStarted(s, at)
+	if s.plan.Missed == 0 && s.plan.CatchUp == nil { // a catch-up run is not on schedule
 		r.setOnSchedule(s)
 	}
 	if _, finished := finishedCondition(job); !finished && !s.wasListed(job.Name) {

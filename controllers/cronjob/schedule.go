@@ -128,34 +128,95 @@ func tooLate(scheduled, now time.Time, deadlineSeconds *int64) bool {
 	return now.After(scheduled.Add(time.Duration(*deadlineSeconds) * time.Second))
 }
 
-// plan is the scheduling decision of one reconcile, computed from the clock and the status alone.
+// deadlineCutoff is the oldest scheduled time that may still start at now under startingDeadlineSeconds;
+// zero without a deadline.
+func deadlineCutoff(now time.Time, deadlineSeconds *int64) time.Time {
+	if deadlineSeconds == nil {
+		return time.Time{}
+	}
+	return now.Add(-time.Duration(*deadlineSeconds) * time.Second)
+}
+
+// dueWithin is dueTimes restricted to the times at or after cutoff (those startingDeadlineSeconds still
+// allows; a zero cutoff restricts nothing). Counting only these keeps an outage longer than the deadline from
+// being reported as too many missed times: Kubernetes also looks back only as far as the deadline. "@every"
+// stays anchored at earliest.
+func dueWithin(sched cron.Schedule, earliest, cutoff, now time.Time) due {
+	if cutoff.IsZero() || !cutoff.After(earliest) {
+		return dueTimes(sched, earliest, now)
+	}
+	every, ok := sched.(cron.ConstantDelaySchedule)
+	if !ok {
+		// Next(cutoff - 1ns) is the first scheduled time at or after cutoff (cron has whole seconds).
+		return dueTimes(sched, cutoff.Add(-time.Nanosecond), now)
+	}
+	d := dueEvery(every, earliest, now)
+	if first := every.Next(earliest); cutoff.After(first) {
+		d.Count -= int((cutoff.Sub(first) + every.Delay - 1) / every.Delay) // the times before cutoff
+	}
+	switch {
+	case d.Count <= 0:
+		return due{}
+	case d.Count == 1:
+		d.Previous = time.Time{}
+	}
+	return d
+}
+
+// timesBetween lists the scheduled times t with from <= t <= until, oldest first, at most limit of them.
+// "@every" times are from, from+delay, ...: from must be on the chain.
+func timesBetween(sched cron.Schedule, from, until time.Time, limit int) []time.Time {
+	var out []time.Time
+	t := from
+	if _, every := sched.(cron.ConstantDelaySchedule); !every {
+		t = sched.Next(from.Add(-time.Nanosecond))
+	}
+	for ; len(out) < limit && !t.IsZero() && !t.After(until); t = sched.Next(t) {
+		out = append(out, t)
+	}
+	return out
+}
+
+// plan is the scheduling decision of one reconcile, computed from the clock and the status alone. Times are
+// scheduled (nominal) times; spec.spread shifts when they start, not what they are.
 type plan struct {
 	// Run is the scheduled time to start a Job for now; zero when none.
 	Run time.Time
-	// Missed is how many scheduled times this decision gives up: older due times superseded by Run, plus the
-	// most recent one when it is past startingDeadlineSeconds. Estimated when above batchv1.MaxMissedSchedules.
+	// Missed is how many scheduled times this decision gives up: older due times superseded by Run (or newer
+	// ones beyond a catch-up's maxRuns), plus those past startingDeadlineSeconds. Only times within the
+	// deadline are counted, and the most recent due time when it is past it. Estimated when above
+	// batchv1.MaxMissedSchedules.
 	Missed int
 	// LastMissed is the latest of those; zero when Missed is 0.
 	LastMissed time.Time
-	// DeadlineExceeded: the most recent due time was past startingDeadlineSeconds and is among the missed.
+	// DeadlineExceeded: a time was given up because it was past startingDeadlineSeconds.
 	DeadlineExceeded bool
-	// TooMany: more than batchv1.MaxMissedSchedules times were due at once.
+	// TooMany: more than batchv1.MaxMissedSchedules times were due at once within the deadline.
 	TooMany bool
 	// Next is the first scheduled time after now, when the controller should look again.
 	Next time.Time
+	// CatchUp is the catch-up (spec.catchUp) to keep after this decision; nil when none is in progress.
+	CatchUp *catchUpWindow
+	// CatchUpRuns is how many runs a catch-up that begins with this decision will start; 0 otherwise.
+	CatchUpRuns int
 }
 
 // planSchedule decides what to do at now for a schedule whose times up to earliest are already decided (run
-// or missed). Like Kubernetes it runs only the most recent due time, if startingDeadlineSeconds allows.
+// or missed). Like Kubernetes it runs only the most recent due time, if startingDeadlineSeconds allows, and
+// looks back only as far as that deadline.
 func planSchedule(sched cron.Schedule, earliest, now time.Time, deadlineSeconds *int64) plan {
-	d := dueTimes(sched, earliest, now)
-	p := plan{Next: nextScheduleTime(sched, earliest, now), TooMany: d.Count > batchv1.MaxMissedSchedules}
-	switch {
-	case d.Count == 0:
-	case tooLate(d.Latest, now, deadlineSeconds):
-		p.Missed, p.LastMissed, p.DeadlineExceeded = d.Count, d.Latest, true
-	default:
-		p.Run, p.Missed, p.LastMissed = d.Latest, d.Count-1, d.Previous
+	p := plan{Next: nextScheduleTime(sched, earliest, now)}
+	cutoff := deadlineCutoff(now, deadlineSeconds)
+	d := dueWithin(sched, earliest, cutoff, now)
+	if d.Count == 0 {
+		if !cutoff.IsZero() {
+			if latest := dueTimes(sched, earliest, now).Latest; !latest.IsZero() {
+				p.Missed, p.LastMissed, p.DeadlineExceeded = 1, latest, true
+			}
+		}
+		return p
 	}
+	p.TooMany = d.Count > batchv1.MaxMissedSchedules
+	p.Run, p.Missed, p.LastMissed = d.Latest, d.Count-1, d.Previous
 	return p
 }

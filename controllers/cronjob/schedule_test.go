@@ -195,7 +195,7 @@ func TestNextScheduleTime(t *testing.T) {
 }
 
 // TestPlanSchedule checks the decision: run the most recent due time unless startingDeadlineSeconds has passed
-// (starting exactly at the deadline is in time), and count what is given up.
+// (starting exactly at the deadline is in time), and count what is given up within the deadline.
 func TestPlanSchedule(t *testing.T) {
 	earliest := utc(2026, 11, 30, 10, 0, 0)
 	tests := []struct {
@@ -220,9 +220,16 @@ func TestPlanSchedule(t *testing.T) {
 			now: utc(2026, 11, 30, 10, 5, 1),
 			want: plan{Missed: 1, LastMissed: utc(2026, 11, 30, 10, 5, 0), DeadlineExceeded: true,
 				Next: utc(2026, 11, 30, 10, 10, 0)}},
-		{name: "three due: run the latest, two missed", schedule: "*/5 * * * *", deadline: ptr.To[int64](60),
+		{name: "three due: run the latest, two missed", schedule: "*/5 * * * *", deadline: ptr.To[int64](900),
 			now: utc(2026, 11, 30, 10, 15, 30),
 			want: plan{Run: utc(2026, 11, 30, 10, 15, 0), Missed: 2, LastMissed: utc(2026, 11, 30, 10, 10, 0),
+				Next: utc(2026, 11, 30, 10, 20, 0)}},
+		{name: "three due, deadline 60: the two older are past it and not counted (as Kubernetes)",
+			schedule: "*/5 * * * *", deadline: ptr.To[int64](60), now: utc(2026, 11, 30, 10, 15, 30),
+			want: plan{Run: utc(2026, 11, 30, 10, 15, 0), Next: utc(2026, 11, 30, 10, 20, 0)}},
+		{name: "all past the deadline: the most recent is reported missed", schedule: "*/5 * * * *",
+			deadline: ptr.To[int64](60), now: utc(2026, 11, 30, 10, 18, 0),
+			want: plan{Missed: 1, LastMissed: utc(2026, 11, 30, 10, 15, 0), DeadlineExceeded: true,
 				Next: utc(2026, 11, 30, 10, 20, 0)}},
 		{name: "over 100 due: run the latest, warn", schedule: "*/1 * * * *",
 			now: utc(2026, 11, 30, 12, 0, 0),

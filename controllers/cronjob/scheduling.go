@@ -52,22 +52,34 @@ func (r *Reconciler) reconcileSchedule(_ context.Context, s *scope) error {
 		return kit.Stall(batchv1.ReasonInvalidSchedule, fmt.Errorf("parsing the schedule: %w", err))
 	}
 	s.sched = sched
-	s.plan = planSchedule(sched, decidedUntil(cj), s.now, cj.Spec.StartingDeadlineSeconds)
+	// Plans are made in scheduled time: with spec.spread a run is due once scheduled time + offset has
+	// come, so the plan sees the clock shifted back by the offset (startingDeadlineSeconds then counts from
+	// the staggered time too). Job names and annotations keep the scheduled time.
+	offset := startOffset(cj)
+	s.plan = planFor(cj, sched, s.now.Add(-offset))
+	cj.Status.CatchUp = catchUpStatus(s.plan.CatchUp)
 	r.recordMissed(s)
+	r.recordCatchUp(s)
+	dropLagCondition(s)
 	if !s.plan.Next.IsZero() {
+		s.plan.Next = s.plan.Next.Add(offset) // from here on: when the next run starts
 		s.RequeueAfter(s.plan.Next.Sub(s.now) + requeueMargin)
 	}
 	return nil
 }
 
-// decidedUntil is the time up to which every scheduled time has been run or given up: the latest of the
-// last run, the last missed time and the creation time.
+// decidedUntil is the time up to which every scheduled time has been run or given up: the later of the last
+// run and the last missed time, or the creation time when neither is set, as in Kubernetes (a status
+// restored from before the creation time counts).
 func decidedUntil(cj *batchv1.CronJob) time.Time {
-	t := cj.CreationTimestamp.Time
+	var t time.Time
 	for _, mt := range []*metav1.Time{cj.Status.LastScheduleTime, cj.Status.LastMissedTime} {
 		if mt != nil && mt.After(t) {
 			t = mt.Time
 		}
+	}
+	if t.IsZero() {
+		return cj.CreationTimestamp.Time
 	}
 	return t
 }
@@ -84,7 +96,9 @@ func (r *Reconciler) recordMissed(s *scope) {
 		return
 	}
 	r.observer().MissedSchedules(p.Missed)
-	cj.Status.LastMissedTime = &metav1.Time{Time: p.LastMissed}
+	if last := cj.Status.LastMissedTime; last == nil || p.LastMissed.After(last.Time) {
+		cj.Status.LastMissedTime = &metav1.Time{Time: p.LastMissed}
+	}
 	count := fmt.Sprintf("%d", p.Missed)
 	if p.TooMany {
 		count = fmt.Sprintf("more than %d (about %d)", batchv1.MaxMissedSchedules, p.Missed)
@@ -92,6 +106,10 @@ func (r *Reconciler) recordMissed(s *scope) {
 	reason, msg := batchv1.ReasonMissedSchedules,
 		fmt.Sprintf("Missed %s start times, the latest %s; started the most recent, %s",
 			count, p.LastMissed.UTC().Format(timeFormat), p.Run.UTC().Format(timeFormat))
+	if p.CatchUpRuns > 0 {
+		msg = fmt.Sprintf("Missed %s start times, the latest %s; catching up the oldest %d, from %s",
+			count, p.LastMissed.UTC().Format(timeFormat), p.CatchUpRuns, p.Run.UTC().Format(timeFormat))
+	}
 	if p.DeadlineExceeded {
 		reason = batchv1.ReasonDeadlineExceeded
 		msg = fmt.Sprintf("Missed %s start times, the latest %s, by more than startingDeadlineSeconds (%ds)",

@@ -278,6 +278,9 @@ func (h *harness) finish(jobName string, succeeded bool, at time.Time) {
 		job.Status.Failed = 1
 		job.Status.Conditions = []kbatchv1.JobCondition{
 			cond(kbatchv1.JobFailureTarget, "BackoffLimitExceeded"), cond(kbatchv1.JobFailed, "BackoffLimitExceeded")}
+		for i := range job.Status.Conditions {
+			job.Status.Conditions[i].Message = "Job has reached the specified backoff limit"
+		}
 	}
 	h.g.Expect(direct.Status().Update(h.ctx, job)).To(Succeed())
 }

@@ -34,6 +34,11 @@ const (
 	// (the message gives the count), False with reason OnSchedule when the last due time was started on time.
 	// True is bad; status.lastMissedTime keeps the latest missed time after the condition turns False.
 	ConditionScheduleMissed = "ScheduleMissed"
+
+	// ConditionScheduleLagging is True when the last run was created more than spec.lagObjectiveSeconds after
+	// its (staggered) start time, False with reason WithinLagObjective once a later run is on time. Only set
+	// when spec.lagObjectiveSeconds is. True is bad.
+	ConditionScheduleLagging = "ScheduleLagging"
 )
 
 // Condition reasons (CamelCase, stable: alerts and dashboards match on them).
@@ -56,6 +61,12 @@ const (
 	ReasonReconcileError = "ReconcileError"
 	// ReasonRetrying (Reconciling=True): the controller retries after ReasonReconcileError.
 	ReasonRetrying = "Retrying"
+	// ReasonLagObjectiveExceeded (ScheduleLagging=True, also a Warning event): a run was created later than
+	// spec.lagObjectiveSeconds after its start time.
+	ReasonLagObjectiveExceeded = "LagObjectiveExceeded"
+	// ReasonWithinLagObjective (ScheduleLagging=False): the last run was created within
+	// spec.lagObjectiveSeconds of its start time.
+	ReasonWithinLagObjective = "WithinLagObjective"
 )
 
 // Event reasons, one per visible action of the controller. Several are also condition reasons.
@@ -87,6 +98,11 @@ const (
 	// ReasonAdoptedJob (Normal): a Job with the deterministic name of a scheduled time already existed and was
 	// taken as that time's run instead of creating a second one.
 	ReasonAdoptedJob = "AdoptedJob"
+	// ReasonJobFailed (Warning): an active Job failed; the message has the reason and message of its Failed
+	// condition (BackoffLimitExceeded, DeadlineExceeded, ...). status.lastFailureTime records when.
+	ReasonJobFailed = "JobFailed"
+	// ReasonCatchingUp (Normal): spec.catchUp starts missed runs, oldest first; the message says which.
+	ReasonCatchingUp = "CatchingUp"
 )
 
 // MaxMissedSchedules is the number of missed start times above which a TooManyMissedTimes warning is

@@ -82,6 +82,46 @@ type CronJobSpec struct {
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:XValidation:rule="self >= 0",message="spec.failedJobsHistoryLimit must be >= 0"
 	FailedJobsHistoryLimit *int32 `json:"failedJobsHistoryLimit,omitempty"`
+
+	// spread staggers the runs: each run starts at its scheduled time plus an offset in [0, spread), derived
+	// from the CronJob's UID, so it is the same for every run and on every controller replica. Hundreds of
+	// CronJobs sharing a schedule then start spread over that window instead of in the same second. The Job's
+	// name and its scheduled-time annotations still name the scheduled time, and startingDeadlineSeconds
+	// counts from the staggered time. Must not exceed the shortest interval of the schedule. Unset or 0s
+	// starts every run at its scheduled time.
+	// +optional
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:Pattern=`^(0|-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$`
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('0s')",message="spec.spread must not be negative"
+	Spread *metav1.Duration `json:"spread,omitempty"`
+
+	// catchUp starts runs missed while the controller was not running (or the CronJob could not start
+	// them), oldest first. Unset keeps Kubernetes' behaviour: only the most recent missed time is run.
+	// +optional
+	CatchUp *CatchUpPolicy `json:"catchUp,omitempty"`
+
+	// lagObjectiveSeconds is how late, in seconds after its (staggered) start time, a run may be created
+	// before the controller reports it: the ScheduleLagging condition turns True and a Warning event is
+	// recorded. Unset reports nothing.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:XValidation:rule="self >= 1",message="spec.lagObjectiveSeconds must be at least 1"
+	LagObjectiveSeconds *int64 `json:"lagObjectiveSeconds,omitempty"`
+}
+
+// CatchUpPolicy says how many missed runs are started after the controller was away.
+type CatchUpPolicy struct {
+	// maxRuns is how many of the missed runs still within startingDeadlineSeconds are started, oldest
+	// first, one after the other; newer missed times beyond it are given up. Each Job is told the time it
+	// was scheduled for (annotations and the SITEOPS_SCHEDULED_TIME environment variable). Defaults to 1,
+	// at most 100.
+	// +optional
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +kubebuilder:validation:XValidation:rule="self >= 1 && self <= 100",message="spec.catchUp.maxRuns must be between 1 and 100"
+	MaxRuns *int32 `json:"maxRuns,omitempty"`
 }
 
 // ConcurrencyPolicy describes how the Job will be handled.
@@ -118,22 +158,40 @@ type CronJobStatus struct {
 	// +optional
 	LastSuccessfulTime *metav1.Time `json:"lastSuccessfulTime,omitempty"`
 
+	// lastFailureTime is when the last Job that failed got its Failed condition.
+	// +optional
+	LastFailureTime *metav1.Time `json:"lastFailureTime,omitempty"`
+
 	// lastMissedTime is the latest scheduled time that was not run: skipped because a later time was also due,
 	// started too late for startingDeadlineSeconds, or skipped by concurrencyPolicy Forbid.
 	// +optional
 	LastMissedTime *metav1.Time `json:"lastMissedTime,omitempty"`
 
+	// catchUp is the catch-up in progress (spec.catchUp): the scheduled times from..until still to be
+	// started, oldest first, each if startingDeadlineSeconds still allows. Unset when none is in progress.
+	// +optional
+	CatchUp *CatchUpStatus `json:"catchUp,omitempty"`
+
 	// observedGeneration is the metadata.generation the status was last computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
-	// conditions: Ready, Stalled and ScheduleMissed (see conditions.go for their reasons).
+	// conditions: Ready, Stalled, ScheduleMissed and ScheduleLagging (see conditions.go for their reasons).
 	// +optional
 	// +listType=map
 	// +listMapKey=type
 	// +patchStrategy=merge
 	// +patchMergeKey=type
 	Conditions []metav1.Condition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type"`
+}
+
+// CatchUpStatus is a catch-up in progress: which missed scheduled times are still to be started.
+type CatchUpStatus struct {
+	// from is the oldest scheduled time of the catch-up.
+	From metav1.Time `json:"from"`
+	// until is the newest scheduled time of the catch-up; the catch-up ends once it has started or is past
+	// startingDeadlineSeconds.
+	Until metav1.Time `json:"until"`
 }
 
 // +kubebuilder:object:root=true

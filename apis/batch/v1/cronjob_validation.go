@@ -34,7 +34,7 @@ const (
 )
 
 // SetDefaults fills the optional spec fields a user left out: concurrencyPolicy Allow, suspend false,
-// successfulJobsHistoryLimit 3, failedJobsHistoryLimit 1.
+// successfulJobsHistoryLimit 3, failedJobsHistoryLimit 1, and catchUp.maxRuns 1 when catchUp is set.
 func SetDefaults(cj *CronJob) {
 	s := &cj.Spec
 	if s.ConcurrencyPolicy == "" {
@@ -49,6 +49,7 @@ func SetDefaults(cj *CronJob) {
 	if s.FailedJobsHistoryLimit == nil {
 		s.FailedJobsHistoryLimit = ptr.To(DefaultFailedJobsHistoryLimit)
 	}
+	setExtensionDefaults(s)
 }
 
 // ValidateCronJob checks everything the webhook enforces and returns every problem with its field path. It is
@@ -75,6 +76,7 @@ func ValidateCronJob(cj *CronJob) field.ErrorList {
 	if l := cj.Spec.FailedJobsHistoryLimit; l != nil && *l < 0 {
 		errs = append(errs, field.Invalid(spec.Child("failedJobsHistoryLimit"), *l, "must be >= 0"))
 	}
+	errs = append(errs, validateExtensions(&cj.Spec, spec)...)
 	return append(errs, validatePodTemplate(&cj.Spec.JobTemplate.Spec.Template.Spec,
 		spec.Child("jobTemplate", "spec", "template", "spec"))...)
 }

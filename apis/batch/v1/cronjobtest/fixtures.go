@@ -21,6 +21,7 @@ package cronjobtest
 
 import (
 	"strings"
+	"time"
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -118,5 +119,20 @@ func InvalidCronJobs() []Invalid {
 			podSpec + ".containers", true},
 		{"container without image", pod(func(p *corev1.PodSpec) { p.Containers[0].Image = "" }),
 			podSpec + ".containers[0].image", false},
+		{"negative spread", func(cj *batchv1.CronJob) {
+			cj.Spec.Spread = &metav1.Duration{Duration: -time.Second}
+		}, "spec.spread", true},
+		{"spread longer than the schedule's shortest interval", func(cj *batchv1.CronJob) {
+			cj.Spec.Spread = &metav1.Duration{Duration: 90 * time.Second}
+		}, "spec.spread", false},
+		{"catchUp.maxRuns 0", func(cj *batchv1.CronJob) {
+			cj.Spec.CatchUp = &batchv1.CatchUpPolicy{MaxRuns: ptr.To[int32](0)}
+		}, "spec.catchUp.maxRuns", true},
+		{"catchUp.maxRuns above 100", func(cj *batchv1.CronJob) {
+			cj.Spec.CatchUp = &batchv1.CatchUpPolicy{MaxRuns: ptr.To[int32](101)}
+		}, "spec.catchUp.maxRuns", true},
+		{"lagObjectiveSeconds 0", func(cj *batchv1.CronJob) {
+			cj.Spec.LagObjectiveSeconds = ptr.To[int64](0)
+		}, "spec.lagObjectiveSeconds", true},
 	}
 }
