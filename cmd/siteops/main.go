@@ -6,7 +6,7 @@
 //	siteops render --dir DIR [--image name=ref]...           render any kustomization folder
 //	siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
 //	siteops sites [--repo DIR] [--since REV]
-//	siteops status [-n NAMESPACE | -A] [NAME]                SiteSyncs and the manager Rollout (blue/green)
+//	siteops status [-n NAMESPACE | -A] [NAME]                SiteSyncs, each site's delivery, the manager Rollout
 //	siteops version
 package main
 
