@@ -90,6 +90,13 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 	for _, dir := range slices.Sorted(maps.Keys(siteOf)) {
 		plan.states[siteOf[dir]].LastRenderedRevision = res.SourceRevision
 	}
+	if pr.pushed {
+		for _, name := range pr.changed { // removed sites are not in plan.states
+			if s, ok := plan.states[name]; ok {
+				s.RenderedCommit = pr.head.String()
+			}
+		}
+	}
 	res.RenderedRevision, res.Pushed, res.Sites = hashString(pr.head), pr.pushed, plan.sorted()
 	o.Logger.V(1).Info("sync done", "source", res.SourceRevision, "rendered", res.RenderedRevision,
 		"pushed", res.Pushed, "changedSites", pr.changed)
@@ -164,7 +171,7 @@ func planSites(t fileTree, o SyncOptions, guard func(dir string) (*siteInputs, e
 	for _, name := range names {
 		s := &SiteState{Name: name}
 		if prev, ok := o.Previous[name]; ok {
-			s.LastRenderedRevision = prev.LastRenderedRevision
+			s.LastRenderedRevision, s.RenderedCommit = prev.LastRenderedRevision, prev.RenderedCommit
 		}
 		p.states[name] = s
 		if err := ValidateSiteName(name); err != nil {

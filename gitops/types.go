@@ -79,6 +79,9 @@ type SiteState struct {
 	Rendered             bool          // re-rendered in this call (false = skipped, inputs unchanged)
 	RenderDuration       time.Duration // wall time of this call's kustomize build of the site (0 when not rendered)
 	LastRenderedRevision string        // source SHA whose output is on the target branch for this site
+	// RenderedCommit is the target-branch commit that last changed the site's folder: this call's pushed
+	// commit when it changed the folder, else Previous[site].RenderedCommit ("" when unknown).
+	RenderedCommit string
 }
 
 // SyncResult is the outcome of a Sync.

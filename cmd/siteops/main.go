@@ -7,7 +7,7 @@
 //	siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
 //	siteops diff --base REV [--head REV] [--format text|markdown] [--exit-code]   every site, for a PR
 //	siteops sites [--repo DIR] [--since REV]
-//	siteops status [-n NAMESPACE | -A] [NAME]                SiteSyncs and the manager Rollout (blue/green)
+//	siteops status [-n NAMESPACE | -A] [NAME]                SiteSyncs, each site's delivery, the manager Rollout
 //	siteops version
 package main
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -13,7 +14,8 @@ import (
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
 
-// runStatus prints the SiteSyncs of a namespace (or one of them): revisions, conditions and the manager
+// runStatus prints the SiteSyncs of a namespace (or one of them): revisions, conditions, one row per site
+// (rendered commit, Argo CD's synced revision, sync status and health, since when) and the manager
 // Rollout the person promoting an upgrade needs (phase, stable and preview images, shadow verdict).
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("status", "[--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]", stderr)
@@ -62,11 +64,12 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		items = list.Items
 	}
-	return writeStatus(stdout, items)
+	return writeStatus(stdout, items, time.Now())
 }
 
-// writeStatus prints each SiteSync: revisions, one line per condition, then its status.manager.
-func writeStatus(w io.Writer, items []gitopsv1alpha1.SiteSync) error {
+// writeStatus prints each SiteSync: revisions, one line per condition, one row per site (writeSites), then
+// its status.manager. now dates the sites' SINCE column.
+func writeStatus(w io.Writer, items []gitopsv1alpha1.SiteSync, now time.Time) error {
 	var b strings.Builder
 	if len(items) == 0 {
 		b.WriteString("no SiteSyncs\n")
@@ -76,10 +79,15 @@ func writeStatus(w io.Writer, items []gitopsv1alpha1.SiteSync) error {
 			b.WriteString("\n")
 		}
 		st := ss.Status
-		fmt.Fprintf(&b, "SiteSync %s/%s  source %s  rendered %s\n", ss.Namespace, ss.Name, short(st.SourceRevision), short(st.RenderedRevision))
+		fmt.Fprintf(&b, "SiteSync %s/%s  source %s  rendered %s", ss.Namespace, ss.Name, short(st.SourceRevision), short(st.RenderedRevision))
+		if st.Delivered != "" {
+			fmt.Fprintf(&b, "  delivered %s", st.Delivered)
+		}
+		b.WriteString("\n")
 		for _, c := range st.Conditions {
 			fmt.Fprintf(&b, "  %-9s %s=%s (%s) %s\n", "condition", c.Type, c.Status, c.Reason, oneLine(c.Message))
 		}
+		writeSites(&b, st.Sites, now)
 		m := st.Manager
 		if m == nil {
 			fmt.Fprintf(&b, "  %-9s not found\n", "manager")

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -28,7 +29,7 @@ func TestStatusPrintsConditionsAndTheManagerRollout(t *testing.T) {
 		{ObjectMeta: metav1.ObjectMeta{Namespace: "hub", Name: "other"}},
 	}
 	var out bytes.Buffer
-	if err := writeStatus(&out, items); err != nil {
+	if err := writeStatus(&out, items, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()

@@ -20,6 +20,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
@@ -47,22 +48,45 @@ type Reconciler struct {
 	random func() float64
 	// lag remembers when each SiteSync first saw its source revision, for siteops_sync_lag_seconds.
 	lag *lagTracker
+	// deliveryObserved is set at setup when the cluster serves Argo CD's Application kind; applications then
+	// reads them (the manager's cache, fed by the watch).
+	deliveryObserved bool
+	applications     client.Reader
+	// refreshed remembers which Applications were asked to refresh for which rendered head.
+	refreshed *refreshTracker
 }
 
 // +kubebuilder:rbac:groups=gitops.siteops.dev,resources=sitesyncs,verbs=get;list;watch;patch
 // +kubebuilder:rbac:groups=gitops.siteops.dev,resources=sitesyncs/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=argoproj.io,resources=applications,verbs=get;list;watch;patch
 
 // SetupWithManager registers the controller: it watches SiteSyncs (spec changes and the requestedAt
-// annotation). Secrets are read by name when syncing and never watched: siteops may only get them.
+// annotation) and, where Argo CD's Application kind is served, the sites' Applications, so a change of sync
+// status or health is reported at once. Secrets are read by name when syncing and never watched: siteops
+// may only get them.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.defaults(mgr.GetAPIReader())
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		For(&gitopsv1alpha1.SiteSync{}, builder.WithPredicates(
 			predicate.Or(predicate.GenerationChangedPredicate{}, requestedAtChanged()))).
-		Named("sitesync").
-		Complete(r)
+		Named("sitesync")
+	served, err := applicationsServed(mgr.GetRESTMapper())
+	if err != nil {
+		return err
+	}
+	r.deliveryObserved = served
+	if served {
+		if r.applications == nil {
+			r.applications = mgr.GetCache()
+		}
+		b = b.Watches(newApplication(), handler.EnqueueRequestsFromMapFunc(r.siteSyncsOf),
+			builder.WithPredicates(deliveryChanged()))
+	} else {
+		mgr.GetLogger().WithName("sitesync").Info("Argo CD's Application kind is not served: site delivery is not observed; restart the manager after installing Argo CD")
+	}
+	return b.Complete(r)
 }
 
 // defaults fills the unexported collaborators that tests may set before.
@@ -78,6 +102,9 @@ func (r *Reconciler) defaults(apiReader client.Reader) {
 	}
 	if r.lag == nil {
 		r.lag = newLagTracker()
+	}
+	if r.refreshed == nil {
+		r.refreshed = newRefreshTracker()
 	}
 	if r.Clock == nil {
 		r.Clock = clock.RealClock{}
@@ -99,9 +126,14 @@ type scope struct {
 	redact  gitops.Redactor
 	started time.Time
 	result  gitops.SyncResult
+	// deliveryOnly is set when no sync is due: the run only observes the sites' Applications.
+	deliveryOnly bool
+	// apps are the sites' Applications, by site, as observeDelivery read them.
+	apps map[string]appView
 }
 
-// Reconcile syncs one SiteSync: read credentials, sync, record the result, emit events, requeue.
+// Reconcile syncs one SiteSync: read credentials, sync (when due), record the result, emit events, observe
+// the sites' Argo CD Applications, ask them to refresh after a push, requeue.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
 	obj := &gitopsv1alpha1.SiteSync{}
 	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
@@ -117,13 +149,22 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	if obj.Spec.Suspend {
 		return ctrl.Result{}, nil
 	}
-	run.RequeueAfter(jittered(interval(obj), r.random()))
-	return kit.RunSteps(ctx, run, []kit.Step[*scope]{
-		{Name: "credentials", Run: r.readCredentials},
-		{Name: "sync", Run: r.runSync},
-		{Name: "record", Run: r.recordResult},
-		{Name: "events", Run: r.emitEvents},
-	})
+	steps := []kit.Step[*scope]{{Name: "credentials", Run: r.readCredentials}}
+	if due, wait := syncDue(obj, r.Clock.Now()); due {
+		run.RequeueAfter(jittered(interval(obj), r.random()))
+		steps = append(steps,
+			kit.Step[*scope]{Name: "sync", Run: r.runSync},
+			kit.Step[*scope]{Name: "record", Run: r.recordResult},
+			kit.Step[*scope]{Name: "events", Run: r.emitEvents})
+	} else {
+		run.deliveryOnly = true
+		run.RequeueAfter(wait)
+	}
+	return kit.RunSteps(ctx, run, append(steps,
+		kit.Step[*scope]{Name: "delivery", Run: r.observeDelivery},
+		kit.Step[*scope]{Name: "refresh", Run: r.refreshApplications},
+		kit.Step[*scope]{Name: "delivery-events", Run: r.emitDeliveryEvents},
+	))
 }
 
 // finish scrubs the reconcile's error, records it as an event and in the conditions, and patches the status
@@ -145,6 +186,7 @@ func (r *Reconciler) finish(ctx context.Context, run *scope, before *gitopsv1alp
 // forget drops what the controller keeps about a deleted SiteSync: its clone cache and lag bookkeeping.
 func (r *Reconciler) forget(key types.NamespacedName) error {
 	r.lag.forget(key)
+	r.refreshed.forget(key)
 	syncDuration.DeleteLabelValues(key.Namespace, key.Name)
 	gitops.ForgetWorkDir(r.workDir(key))
 	if err := os.RemoveAll(r.workDir(key)); err != nil {

@@ -39,7 +39,8 @@ func (r *Reconciler) emitEvents(_ context.Context, run *scope) error {
 		r.events().Normal(run.obj, gitopsv1alpha1.EventRendered, "pushed %s rendering source %s for sites %s", short(res.RenderedRevision), short(res.SourceRevision),
 			strings.Join(renderedSites(res.Sites), ", "))
 	}
-	if lag, ok := r.lag.observe(client.ObjectKeyFromObject(run.obj), res.SourceRevision, r.seenAt(run), res.Pushed, r.Clock.Now()); ok {
+	if lag, ok := r.lag.observe(client.ObjectKeyFromObject(run.obj), res.SourceRevision, r.seenAt(run), res.Pushed,
+		changedSites(res), r.Clock.Now()); ok {
 		syncLag.Observe(lag.Seconds())
 	}
 	before := make(map[string]gitopsv1alpha1.SiteStatus, len(run.before.Sites))
@@ -81,6 +82,17 @@ func (r *Reconciler) emitFailureEvent(run *scope, err error) {
 	if prev == nil || prev.Reason != gitopsv1alpha1.ReasonSyncFailed || prev.Message != truncate(msg, maxMessageLen) {
 		r.events().Warning(run.obj, gitopsv1alpha1.EventSyncFailed, "%s", msg)
 	}
+}
+
+// changedSites names the sites whose folder this sync's push changed.
+func changedSites(res gitops.SyncResult) []string {
+	var names []string
+	for _, s := range res.Sites {
+		if res.Pushed && s.RenderedCommit == res.RenderedRevision {
+			names = append(names, s.Name)
+		}
+	}
+	return names
 }
 
 // renderedSites names the sites re-rendered and published in this sync.

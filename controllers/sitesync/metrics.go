@@ -32,6 +32,12 @@ var (
 		Help:    "Time from a source commit being seen (push notification or fetch) to its rendered commit being pushed.",
 		Buckets: prometheus.ExponentialBuckets(0.1, 2, 14),
 	})
+	siteConvergence = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "siteops_site_convergence_seconds",
+		Help: "Time from a source commit being seen to a site's Argo CD Application being Synced and Healthy at the " +
+			"rendered commit siteops pushed for it, by site; once per source commit and site.",
+		Buckets: prometheus.ExponentialBuckets(0.25, 2, 14),
+	}, []string{"site"})
 	pushRetries = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "siteops_git_push_retries_total",
 		Help: "Pushes of the rendered branch retried after the remote moved.",
@@ -39,7 +45,7 @@ var (
 )
 
 func init() {
-	metrics.Registry.MustRegister(syncDuration, renderDuration, renderFailures, syncLag, pushRetries)
+	metrics.Registry.MustRegister(syncDuration, renderDuration, renderFailures, syncLag, siteConvergence, pushRetries)
 }
 
 // observeRenderDurations adds one sample per site that this sync built to siteops_render_duration_seconds.
@@ -62,6 +68,8 @@ type seenRevision struct {
 	revision string
 	at       time.Time
 	pushed   bool
+	// converging are the sites whose folder the pushed commit changed and that are not yet delivered.
+	converging map[string]bool
 }
 
 func newLagTracker() *lagTracker {
@@ -69,9 +77,10 @@ func newLagTracker() *lagTracker {
 }
 
 // observe records that key synced revision, first known at seenAt, and returns the lag to now when this sync
-// pushed its rendered commit and no earlier sync of the same revision had.
+// pushed its rendered commit and no earlier sync of the same revision had. changed are the sites whose folder
+// the push changed: each is then converging until converged reports it delivered.
 func (l *lagTracker) observe(key types.NamespacedName, revision string, seenAt time.Time, pushed bool,
-	now time.Time) (time.Duration, bool) {
+	changed []string, now time.Time) (time.Duration, bool) {
 	if revision == "" {
 		return 0, false
 	}
@@ -86,6 +95,23 @@ func (l *lagTracker) observe(key types.NamespacedName, revision string, seenAt t
 		return 0, false
 	}
 	s.pushed = true
+	s.converging = map[string]bool{}
+	for _, site := range changed {
+		s.converging[site] = true
+	}
+	return now.Sub(s.at), true
+}
+
+// converged returns, once, the time from key's current revision being seen to now, when site's folder was
+// changed by the push of that revision (the site's rendered source revision is it).
+func (l *lagTracker) converged(key types.NamespacedName, site, revision string, now time.Time) (time.Duration, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s, ok := l.seen[key]
+	if !ok || s.revision != revision || !s.converging[site] {
+		return 0, false
+	}
+	delete(s.converging, site)
 	return now.Sub(s.at), true
 }
 

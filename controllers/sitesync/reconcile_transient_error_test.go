@@ -41,7 +41,7 @@ func shellFixture(t *testing.T, sync func(context.Context, gitops.SyncOptions) (
 	rec := events.NewFakeRecorder(10)
 	r := &Reconciler{Client: c, APIReader: c, Scheme: scheme, Recorder: rec,
 		Clock: clocktesting.NewFakePassiveClock(epoch), WorkDir: t.TempDir(),
-		sync: sync, random: func() float64 { return 0 }, lag: newLagTracker()}
+		sync: sync, random: func() float64 { return 0 }, lag: newLagTracker(), refreshed: newRefreshTracker()}
 	return r, c, rec
 }
 
@@ -85,7 +85,8 @@ func TestReconcileSuccessRequeuesAfterJitteredInterval(t *testing.T) {
 	g.Expect(got.WorkDir).To(Equal(r.workDir(key)))
 	g.Expect(got.Previous).To(BeNil(), "no earlier status")
 
-	// The next sync hands the recorded sites back as Previous.
+	// The next sync, an interval later, hands the recorded sites back as Previous.
+	r.Clock.(*clocktesting.FakePassiveClock).SetTime(epoch.Add(res.RequeueAfter))
 	_, err = r.Reconcile(t.Context(), ctrl.Request{NamespacedName: key})
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(got.Previous).To(HaveKeyWithValue("dev", gitops.SiteState{Name: "dev", Ready: true, InputDigest: "d", LastRenderedRevision: ""}))

@@ -32,6 +32,7 @@ func (r *Reconciler) recordResult(_ context.Context, run *scope) error {
 			Message:              truncate(run.redact.String(s.Message), maxMessageLen),
 			Warnings:             redactAll(run.redact, s.Warnings),
 			LastRenderedRevision: s.LastRenderedRevision,
+			SiteDelivery:         gitopsv1alpha1.SiteDelivery{RenderedCommit: s.RenderedCommit},
 		})
 	}
 	foreign := kit.False(gitopsv1alpha1.ReasonNoForeignCommits, "every commit on the target branch is siteops' own")
@@ -58,13 +59,19 @@ func (r *Reconciler) summarize(run *scope, err error) {
 		r.conditions().Summarize(obj, kit.Outcome{Idle: gitopsv1alpha1.ReasonSuspended})
 		return
 	}
-	now := metav1.NewTime(r.Clock.Now())
-	obj.Status.LastSyncTime = &now
-	obj.Status.LastHandledTrigger = obj.GetAnnotations()[gitopsv1alpha1.RequestedAtAnnotation]
-	r.conditions().Summarize(obj, kit.Outcome{Err: err, Ready: readyVerdict(obj.Status)})
+	if !run.deliveryOnly {
+		now := metav1.NewTime(r.Clock.Now())
+		obj.Status.LastSyncTime = &now
+		obj.Status.LastHandledTrigger = obj.GetAnnotations()[gitopsv1alpha1.RequestedAtAnnotation]
+	}
+	ready := readyVerdict(obj.Status)
+	if ready.Status == metav1.ConditionTrue {
+		ready = deliveryVerdict(obj, ready.Message)
+	}
+	r.conditions().Summarize(obj, kit.Outcome{Err: err, Ready: ready})
 }
 
-// readyVerdict summarizes the sites of a successful sync.
+// readyVerdict summarizes the render of the sites of a successful sync.
 func readyVerdict(st gitopsv1alpha1.SiteSyncStatus) *kit.Verdict {
 	var failed []string
 	for _, s := range st.Sites {

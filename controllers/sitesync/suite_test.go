@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -92,7 +93,8 @@ func startSuite() error {
 	logger := funcr.New(suite.logs.write, funcr.Options{Verbosity: 10})
 	logf.SetLogger(logger)
 
-	env, err := testenv.Start(testenv.Options{})
+	// Argo CD's Application kind is served (a minimal CRD), so the controller observes delivery.
+	env, err := testenv.Start(testenv.Options{CRDPaths: []string{applicationCRD()}})
 	if err != nil {
 		return err
 	}
@@ -164,6 +166,11 @@ func startManager(ctx context.Context, logger logr.Logger) (<-chan struct{}, err
 		return nil, fmt.Errorf("push receiver did not start")
 	}
 	return stopped, nil
+}
+
+// applicationCRD is the path of the minimal Argo CD Application CRD the suite installs.
+func applicationCRD() string {
+	return filepath.Join(testenv.RepoRoot(), "controllers", "sitesync", "testdata", "argocd-application-crd.yaml")
 }
 
 // newNamespace creates a fresh namespace for one test.

@@ -61,6 +61,7 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 				Message:              s.Message,
 				Warnings:             append([]string(nil), s.Warnings...),
 				LastRenderedRevision: s.LastRenderedRevision,
+				RenderedCommit:       s.RenderedCommit,
 			}
 		}
 	}

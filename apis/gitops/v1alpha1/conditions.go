@@ -35,7 +35,8 @@ const (
 
 // Condition reasons of a SiteSync. Each says what happened and what to do about it.
 const (
-	// ReasonSucceeded (Ready=True): every site rendered and the rendered branch is up to date.
+	// ReasonSucceeded (Ready=True): every site rendered and the rendered branch is up to date; where Argo CD's
+	// Applications are observed, every site is also synced and healthy at its rendered commit.
 	ReasonSucceeded = "Succeeded"
 	// ReasonSitesFailed (Ready=False): at least one site failed to render; its status.sites entry has the
 	// kustomize or guard message. The other sites were published; fix the overlay and push.
@@ -77,6 +78,10 @@ const (
 	ReasonForeignCommitsFound = "ForeignCommitsFound"
 	// ReasonNoForeignCommits (ForeignCommits=False): every commit since siteops' last one is siteops' own.
 	ReasonNoForeignCommits = "NoForeignCommits"
+	// ReasonSitesNotDelivered (Ready=False): every site rendered, but Argo CD does not yet report some of them
+	// synced and healthy at their rendered commit. status.sites[] says which, with Argo CD's message; a site
+	// that stays Pending is usually still syncing or progressing, a Degraded or OutOfSync one needs a look.
+	ReasonSitesNotDelivered = "SitesNotDelivered"
 )
 
 // Event reasons of the SiteSync controller; one event per visible action.
@@ -91,4 +96,11 @@ const (
 	EventStalled = "Stalled"
 	// EventSyncFailed (Warning): a sync failed with an error that is retried.
 	EventSyncFailed = "SyncFailed"
+	// EventSiteDegraded (Warning): Argo CD reports a site's objects Degraded (or Missing) after a rendered
+	// commit; the note carries Argo CD's message. Once per site and rendered commit.
+	EventSiteDegraded = "SiteDegraded"
+	// EventSiteOutOfSync (Warning): Argo CD reports a site OutOfSync and is not syncing it after a rendered
+	// commit (a failed sync, or automated sync off); the note carries Argo CD's message. Once per site and
+	// rendered commit.
+	EventSiteOutOfSync = "SiteOutOfSync"
 )

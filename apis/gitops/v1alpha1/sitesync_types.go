@@ -76,6 +76,10 @@ type SiteSyncSpec struct {
 	// status.manager out.
 	// +optional
 	ManagerRollout *ManagerRolloutReference `json:"managerRollout,omitempty"`
+
+	// Delivery says where the Argo CD Applications of the sites are, to report their sync status and health.
+	// +optional
+	Delivery *Delivery `json:"delivery,omitempty"`
 }
 
 // GitSource is the repository, revision and folder the site overlays are read from.
@@ -216,6 +220,8 @@ type SiteStatus struct {
 	// LastRenderedRevision is the source commit whose output is on the target branch for this site.
 	// +optional
 	LastRenderedRevision string `json:"lastRenderedRevision,omitempty"`
+	// SiteDelivery is what Argo CD reports of the site's Application.
+	SiteDelivery `json:",inline"`
 }
 
 // SiteSyncStatus is what the controller last saw and published.
@@ -252,6 +258,11 @@ type SiteSyncStatus struct {
 	// +optional
 	LastHandledTrigger string `json:"lastHandledTrigger,omitempty"`
 
+	// Delivered counts the sites synced and healthy at their rendered commit, as "2/3"; empty when delivery
+	// is not observed.
+	// +optional
+	Delivered string `json:"delivered,omitempty"`
+
 	// Manager is the state of siteops' own manager Rollout (spec.managerRollout): phase, stable and preview
 	// images and the shadow verdict of the preview.
 	// +optional
@@ -263,6 +274,7 @@ type SiteSyncStatus struct {
 // +kubebuilder:resource:shortName=ss;sitesync
 // +kubebuilder:printcolumn:name="SOURCE",type=string,JSONPath=`.status.sourceRevision`
 // +kubebuilder:printcolumn:name="RENDERED",type=string,JSONPath=`.status.renderedRevision`
+// +kubebuilder:printcolumn:name="DELIVERED",type=string,JSONPath=`.status.delivered`
 // +kubebuilder:printcolumn:name="READY",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
 // +kubebuilder:printcolumn:name="STATUS",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].message`,priority=1
 // +kubebuilder:printcolumn:name="AGE",type=date,JSONPath=`.metadata.creationTimestamp`

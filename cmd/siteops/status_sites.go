@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/duration"
+
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+)
+
+// writeSites prints one row per site: the rendered commit that last changed its folder, the revision and
+// sync status Argo CD reports for its Application, its health (or why there is none), since when, and the
+// health of the site's manager Rollout when Argo CD lists it (Suspended: a preview waits for promotion).
+// A site not delivered gets a line with Argo CD's message under the table.
+func writeSites(b *strings.Builder, sites []gitopsv1alpha1.SiteStatus, now time.Time) {
+	if len(sites) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  SITE\tRENDERED\tSYNCED\tHEALTH\tSINCE\tROLLOUT")
+	var notes []string
+	for _, s := range sites {
+		synced := short(s.SyncedRevision)
+		if s.SyncStatus != "" {
+			synced += " " + s.SyncStatus
+		}
+		health := s.Health
+		if health == "" {
+			health = string(s.Delivery)
+		}
+		if !s.Ready {
+			health = "render failed: " + s.Reason
+		}
+		since := "-"
+		if s.Since != nil {
+			since = duration.HumanDuration(now.Sub(s.Since.Time))
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", s.Name, short(s.RenderedCommit), synced, orNone(health), since, orNone(s.ManagerRollout))
+		switch {
+		case !s.Ready:
+			notes = append(notes, fmt.Sprintf("  %s: %s", s.Name, oneLine(s.Message)))
+		case s.Delivery != gitopsv1alpha1.DeliveryDelivered && s.Delivery != gitopsv1alpha1.DeliveryNotObserved && s.DeliveryMessage != "":
+			notes = append(notes, fmt.Sprintf("  %s: %s", s.Name, oneLine(s.DeliveryMessage)))
+		}
+	}
+	_ = tw.Flush() // writes to a strings.Builder
+	for _, n := range notes {
+		b.WriteString(n + "\n")
+	}
+}

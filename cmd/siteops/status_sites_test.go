@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/test/testenv"
+)
+
+// TestStatusPrintsOneRowPerSiteFromTheAPIServer: `siteops status -n NS` against a real apiserver prints a
+// SiteSync's per-site table (SITE, RENDERED, SYNCED, HEALTH, SINCE, ROLLOUT) as the controller wrote status
+// through the status subresource, and Argo CD's message under it for a site that is not delivered.
+func TestStatusPrintsOneRowPerSiteFromTheAPIServer(t *testing.T) {
+	g := NewWithT(t)
+	env, err := testenv.Start(testenv.Options{})
+	g.Expect(err).NotTo(HaveOccurred())
+	t.Cleanup(func() { _ = env.Stop() })
+	admin, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
+	g.Expect(err).NotTo(HaveOccurred())
+	kubeconfig, err := admin.KubeConfig()
+	g.Expect(err).NotTo(HaveOccurred())
+	kubeconfigFile := filepath.Join(t.TempDir(), "kubeconfig")
+	g.Expect(os.WriteFile(kubeconfigFile, kubeconfig, 0o600)).To(Succeed())
+	k8s, err := client.New(env.Config, client.Options{Scheme: env.Scheme})
+	g.Expect(err).NotTo(HaveOccurred())
+
+	ctx := t.Context()
+	g.Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "hub"}})).To(Succeed())
+	ss := &gitopsv1alpha1.SiteSync{ObjectMeta: metav1.ObjectMeta{Namespace: "hub", Name: "sites"},
+		Spec: gitopsv1alpha1.SiteSyncSpec{Source: gitopsv1alpha1.GitSource{URL: "https://git.example/config.git"}}}
+	g.Expect(k8s.Create(ctx, ss)).To(Succeed())
+	const renderedA, renderedB = "aaaaaaaaaaaa0000000000000000000000000000", "bbbbbbbbbbbb0000000000000000000000000000"
+	since := metav1.NewTime(time.Now().Add(-30 * time.Hour))
+	ss.Status = gitopsv1alpha1.SiteSyncStatus{
+		SourceRevision: "0123456789ab0000000000000000000000000000", RenderedRevision: renderedB, Delivered: "1/2",
+		Sites: []gitopsv1alpha1.SiteStatus{
+			{Name: "paris", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{RenderedCommit: renderedA,
+				Delivery: gitopsv1alpha1.DeliveryDelivered, SyncedRevision: renderedB, SyncStatus: "Synced", Health: "Healthy",
+				ManagerRollout: "Suspended", Since: &since}},
+			{Name: "rome", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{RenderedCommit: renderedB,
+				Delivery: gitopsv1alpha1.DeliveryDegraded, SyncedRevision: renderedB, SyncStatus: "Synced", Health: "Degraded",
+				DeliveryMessage: `Deployment "web" exceeded its progress deadline`, Since: &since}},
+		},
+	}
+	g.Expect(k8s.Status().Update(ctx, ss)).To(Succeed())
+
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"status", "--kubeconfig", kubeconfigFile, "-n", "hub"}, &stdout, &stderr)
+
+	g.Expect(code).To(Equal(exitOK), stderr.String())
+	out := stdout.String()
+	t.Log("\n" + out)
+	g.Expect(out).To(ContainSubstring("SiteSync hub/sites  source 0123456789ab  rendered bbbbbbbbbbbb  delivered 1/2\n"))
+	rows := map[string][]string{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			rows[f[0]] = f
+		}
+	}
+	g.Expect(rows["SITE"]).To(Equal([]string{"SITE", "RENDERED", "SYNCED", "HEALTH", "SINCE", "ROLLOUT"}))
+	g.Expect(rows["paris"]).To(Equal([]string{"paris", "aaaaaaaaaaaa", "bbbbbbbbbbbb", "Synced", "Healthy", "30h", "Suspended"}))
+	g.Expect(rows["rome"]).To(Equal([]string{"rome", "bbbbbbbbbbbb", "bbbbbbbbbbbb", "Synced", "Degraded", "30h", "-"}))
+	g.Expect(out).To(ContainSubstring(`  rome: Deployment "web" exceeded its progress deadline` + "\n"))
+	g.Expect(out).NotTo(ContainSubstring("paris: "), "a delivered site needs no note")
+}

@@ -1,0 +1,57 @@
+package sitesync
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+)
+
+// emitDeliveryEvents records one Warning per site that turned Degraded or OutOfSync after a rendered commit,
+// with Argo CD's message: once per site, state and rendered commit. It also observes
+// siteops_site_convergence_seconds for each site newly delivered at a revision this controller pushed.
+func (r *Reconciler) emitDeliveryEvents(_ context.Context, run *scope) error {
+	before := make(map[string]gitopsv1alpha1.SiteStatus, len(run.before.Sites))
+	for _, s := range run.before.Sites {
+		before[s.Name] = s
+	}
+	key := client.ObjectKeyFromObject(run.obj)
+	for _, s := range run.obj.Status.Sites {
+		if s.Delivery == gitopsv1alpha1.DeliveryDelivered {
+			if d, ok := r.lag.converged(key, s.Name, s.LastRenderedRevision, r.Clock.Now()); ok {
+				siteConvergence.WithLabelValues(s.Name).Observe(d.Seconds())
+			}
+			continue
+		}
+		reason := warningOf(s.Delivery)
+		if reason == "" || s.RenderedCommit == "" {
+			continue
+		}
+		if prev, ok := before[s.Name]; ok && prev.Delivery == s.Delivery && prev.RenderedCommit == s.RenderedCommit {
+			continue
+		}
+		r.events().Warning(run.obj, reason, "site %s is %s on its cluster (Application %s, rendered commit %s): %s",
+			s.Name, s.Delivery, s.Application, short(s.RenderedCommit), orNone(s.DeliveryMessage))
+	}
+	return nil
+}
+
+// warningOf is the event reason of a delivery state that needs a look, or "".
+func warningOf(d gitopsv1alpha1.DeliveryState) string {
+	switch d {
+	case gitopsv1alpha1.DeliveryDegraded:
+		return gitopsv1alpha1.EventSiteDegraded
+	case gitopsv1alpha1.DeliveryOutOfSync:
+		return gitopsv1alpha1.EventSiteOutOfSync
+	default:
+		return ""
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "Argo CD gave no message"
+	}
+	return s
+}

@@ -1,0 +1,91 @@
+package sitesync
+
+import (
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+)
+
+// TestJudgeSaysWhereARenderedCommitIs: a site is Delivered only when Synced and Healthy at its rendered
+// commit or the branch head, with no sync in flight; Degraded and OutOfSync (when Argo CD is not syncing)
+// need a look; anything else is on its way.
+func TestJudgeSaysWhereARenderedCommitIs(t *testing.T) {
+	const rendered, head, older = "c1", "c2", "c0"
+	cases := []struct {
+		name string
+		app  appView
+		want gitopsv1alpha1.DeliveryState
+	}{
+		{"synced healthy at rendered", appView{SyncStatus: "Synced", Health: "Healthy", Revision: rendered}, gitopsv1alpha1.DeliveryDelivered},
+		{"synced healthy at head", appView{SyncStatus: "Synced", Health: "Healthy", Revision: head}, gitopsv1alpha1.DeliveryDelivered},
+		{"synced healthy at an older commit", appView{SyncStatus: "Synced", Health: "Healthy", Revision: older}, gitopsv1alpha1.DeliveryPending},
+		{"healthy but a sync runs", appView{SyncStatus: "Synced", Health: "Healthy", Revision: rendered, Operating: true}, gitopsv1alpha1.DeliveryPending},
+		{"progressing", appView{SyncStatus: "Synced", Health: "Progressing", Revision: rendered}, gitopsv1alpha1.DeliveryPending},
+		{"suspended preview", appView{SyncStatus: "Synced", Health: "Suspended", Revision: rendered}, gitopsv1alpha1.DeliveryPending},
+		{"degraded", appView{SyncStatus: "Synced", Health: "Degraded", Revision: rendered}, gitopsv1alpha1.DeliveryDegraded},
+		{"missing, not syncing", appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered}, gitopsv1alpha1.DeliveryDegraded},
+		{"missing while syncing", appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered, Operating: true}, gitopsv1alpha1.DeliveryPending},
+		{"out of sync, not syncing", appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered}, gitopsv1alpha1.DeliveryOutOfSync},
+		{"out of sync while syncing", appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered, Operating: true}, gitopsv1alpha1.DeliveryPending},
+		{"never looked", appView{}, gitopsv1alpha1.DeliveryPending},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			d := judge(rendered, head, tc.app, true)
+			g.Expect(d.Delivery).To(Equal(tc.want))
+			g.Expect(d.RenderedCommit).To(Equal(rendered))
+		})
+	}
+	NewWithT(t).Expect(judge(rendered, head, appView{}, false).Delivery).To(Equal(gitopsv1alpha1.DeliveryNoApplication))
+}
+
+// TestSyncDueOnlyWhenSomethingAsksForIt: a reconcile woken by an Application within the first half of the
+// interval after a good sync only observes delivery, and requeues for the rest of the interval.
+func TestSyncDueOnlyWhenSomethingAsksForIt(t *testing.T) {
+	synced := func(mutate func(*gitopsv1alpha1.SiteSync)) *gitopsv1alpha1.SiteSync {
+		ss := &gitopsv1alpha1.SiteSync{ObjectMeta: metav1.ObjectMeta{Generation: 2}}
+		ss.Spec.Interval = &metav1.Duration{Duration: 10 * time.Minute}
+		at := metav1.NewTime(epoch)
+		ss.Status = gitopsv1alpha1.SiteSyncStatus{ObservedGeneration: 2, LastSyncTime: &at, Conditions: []metav1.Condition{
+			{Type: gitopsv1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: gitopsv1alpha1.ReasonSucceeded, ObservedGeneration: 2},
+			{Type: gitopsv1alpha1.ConditionStalled, Status: metav1.ConditionFalse, Reason: gitopsv1alpha1.ReasonIdle},
+		}}
+		if mutate != nil {
+			mutate(ss)
+		}
+		return ss
+	}
+	cases := []struct {
+		name string
+		obj  *gitopsv1alpha1.SiteSync
+		at   time.Duration // after the last sync
+		due  bool
+		wait time.Duration
+	}{
+		{"woken by an Application soon after a sync", synced(nil), time.Minute, false, 9 * time.Minute},
+		{"half the interval passed", synced(nil), 5 * time.Minute, true, 0},
+		{"never synced", synced(func(s *gitopsv1alpha1.SiteSync) { s.Status.LastSyncTime = nil }), 0, true, 0},
+		{"new spec", synced(func(s *gitopsv1alpha1.SiteSync) { s.Generation = 3 }), time.Minute, true, 0},
+		{"new trigger", synced(func(s *gitopsv1alpha1.SiteSync) {
+			s.Annotations = map[string]string{gitopsv1alpha1.RequestedAtAnnotation: "t2"}
+		}), time.Minute, true, 0},
+		{"after a failed sync", synced(func(s *gitopsv1alpha1.SiteSync) { s.Status.Conditions[0].Reason = gitopsv1alpha1.ReasonSyncFailed }), time.Minute, true, 0},
+		{"stalled", synced(func(s *gitopsv1alpha1.SiteSync) { s.Status.Conditions[1].Status = metav1.ConditionTrue }), time.Minute, true, 0},
+		{"sites not delivered yet", synced(func(s *gitopsv1alpha1.SiteSync) {
+			s.Status.Conditions[0].Reason = gitopsv1alpha1.ReasonSitesNotDelivered
+		}), time.Minute, false, 9 * time.Minute},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			due, wait := syncDue(tc.obj, epoch.Add(tc.at))
+			g.Expect(due).To(Equal(tc.due))
+			g.Expect(wait).To(Equal(tc.wait))
+		})
+	}
+}

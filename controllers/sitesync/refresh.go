@@ -1,0 +1,99 @@
+package sitesync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// refreshApplications asks Argo CD to look at the rendered branch now, not at its next poll (3 minutes by
+// default): it annotates with argocd.argoproj.io/refresh=normal the Application of every site whose folder
+// this sync's push changed, and of every site whose Application reports a revision that is neither the
+// site's rendered commit nor the branch head (Argo CD last looked before a push that did not touch the
+// site). Each Application is asked at most once per branch head, so an Application that follows another
+// branch cannot loop.
+func (r *Reconciler) refreshApplications(ctx context.Context, run *scope) error {
+	st := run.obj.Status
+	head := st.RenderedRevision
+	if !r.deliveryObserved || head == "" {
+		return nil
+	}
+	key := client.ObjectKeyFromObject(run.obj)
+	var errs []error
+	for _, s := range st.Sites {
+		app, ok := run.apps[s.Name]
+		if !ok {
+			continue
+		}
+		changed := run.result.Pushed && s.RenderedCommit == head
+		stale := app.Revision != "" && app.Revision != head && app.Revision != s.RenderedCommit && !app.Operating
+		if !(changed || stale) || !r.refreshed.first(key, s.Name, head) {
+			continue
+		}
+		if err := r.refresh(ctx, app.Key); err != nil {
+			r.refreshed.undo(key, s.Name)
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("asking Argo CD to refresh: %w", err)
+	}
+	return nil
+}
+
+// refresh sets Argo CD's refresh annotation on the Application namespace/name; a deleted one is skipped.
+func (r *Reconciler) refresh(ctx context.Context, nsName string) error {
+	ns, name, _ := strings.Cut(nsName, "/")
+	app := newApplication()
+	app.SetNamespace(ns)
+	app.SetName(name)
+	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%q}}}`, refreshAnnotation, refreshNormal)
+	if err := r.Patch(ctx, app, client.RawPatch(types.MergePatchType, patch)); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("annotating Application %s: %w", nsName, err)
+	}
+	return nil
+}
+
+// refreshTracker remembers, per SiteSync and site, the branch head an Application was last asked to refresh
+// for.
+type refreshTracker struct {
+	mu   sync.Mutex
+	head map[types.NamespacedName]map[string]string
+}
+
+func newRefreshTracker() *refreshTracker {
+	return &refreshTracker{head: map[types.NamespacedName]map[string]string{}}
+}
+
+// first records a refresh of site's Application for head and reports whether it is the first one.
+func (t *refreshTracker) first(key types.NamespacedName, site, head string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.head[key] == nil {
+		t.head[key] = map[string]string{}
+	}
+	if t.head[key][site] == head {
+		return false
+	}
+	t.head[key][site] = head
+	return true
+}
+
+// undo forgets site's last refresh, after it failed.
+func (t *refreshTracker) undo(key types.NamespacedName, site string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.head[key], site)
+}
+
+// forget drops key's record.
+func (t *refreshTracker) forget(key types.NamespacedName) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.head, key)
+}

@@ -1,0 +1,37 @@
+package gitops
+
+import (
+	"testing"
+
+	. "github.com/onsi/gomega"
+)
+
+// TestSyncReportsTheCommitThatLastChangedEachSiteFolder: the first push is every site's rendered commit; a
+// change to one overlay moves only that site's rendered commit to the new head, and a sync with nothing to
+// push keeps every site's from the previous state. Argo CD's synced revision is compared with it.
+func TestSyncReportsTheCommitThatLastChangedEachSiteFolder(t *testing.T) {
+	g := NewWithT(t)
+	e := newSyncEnv(t, baseRepo())
+	first := e.sync(t, nil)
+	for _, s := range first.Sites {
+		g.Expect(s.RenderedCommit).To(Equal(first.RenderedRevision), s.Name)
+	}
+
+	wt := e.srv.Clone(t, e.repo)
+	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
+	wt.Commit("dev: two replicas")
+	wt.Push()
+	second := e.sync(t, &first)
+
+	g.Expect(second.Pushed).To(BeTrue())
+	g.Expect(second.RenderedRevision).NotTo(Equal(first.RenderedRevision))
+	g.Expect(site(t, second, "dev").RenderedCommit).To(Equal(second.RenderedRevision))
+	g.Expect(site(t, second, "prod").RenderedCommit).To(Equal(first.RenderedRevision))
+	g.Expect(site(t, second, "edge").RenderedCommit).To(Equal(first.RenderedRevision))
+
+	third := e.sync(t, &second)
+	g.Expect(third.Pushed).To(BeFalse())
+	for _, s := range third.Sites {
+		g.Expect(s.RenderedCommit).To(Equal(site(t, second, s.Name).RenderedCommit), s.Name)
+	}
+}
