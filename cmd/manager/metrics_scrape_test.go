@@ -85,6 +85,8 @@ func TestMetricsEndpointAfterRealReconciles(t *testing.T) {
 
 	// Standby: a due CronJob is shadowed (a dry-run Job), nothing is created.
 	cj := cronjobtest.Valid(testNS, "every-minute")
+	// Missed times count only within startingDeadlineSeconds: 5 minutes holds both times due at once.
+	cj.Spec.StartingDeadlineSeconds = ptr.To[int64](300)
 	g.Expect(k8s.Create(ctx, cj)).To(Succeed())
 	g.Eventually(func(g Gomega) {
 		g.Expect(value(scrape(g), "siteops_shadow_writes", map[string]string{"kind": "Job"})).To(BeNumerically(">=", 1))
