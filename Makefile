@@ -26,8 +26,9 @@ GOVULNCHECK ?= $(LOCALBIN)/govulncheck-$(GOVULNCHECK_VERSION)
 # (the module proxy is reachable where vuln.go.dev may not be); bump the pseudo-version to refresh it.
 VULNDB_VERSION ?= v0.0.0-20261105234957-e22db6528018
 VULNDB ?= $(LOCALBIN)/vulndb-$(VULNDB_VERSION)
-# ENVTEST_K8S_VERSION follows k8s.io/api in go.mod: v0.37.2 -> 1.37.2.
-ENVTEST_K8S_VERSION ?= $(shell go list -m -f '{{.Version}}' k8s.io/api | sed 's/^v0/1/')
+# ENVTEST_K8S_VERSION is hack/versions.sh's KUBE_VERSION without the v: it follows k8s.io/api in go.mod
+# (v0.37.2 -> 1.37.2) unless KUBE_VERSION is set, so envtest and the local cluster always agree.
+ENVTEST_K8S_VERSION ?= $(shell . hack/versions.sh && echo "$$KUBE_VERSION" | sed "s/^v//")
 
 LDFLAGS := -s -w -X github.com/siteops/siteops/gitops.Version=$(VERSION)
 GO_TEST_FLAGS ?=
