@@ -67,7 +67,7 @@ vulncheck: $(GOVULNCHECK) $(VULNDB) ## govulncheck ./... against the pinned Go v
 	$(GOVULNCHECK) -db file://$(VULNDB) ./...
 
 .PHONY: lint
-lint: $(GOLANGCI_LINT) ## golangci-lint.
+lint: $(GOLANGCI_LINT) ## golangci-lint (.golangci.yml); fails on any finding.
 	$(GOLANGCI_LINT) run ./...
 
 .PHONY: verify

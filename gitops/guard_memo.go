@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"errors"
 	"path"
 	"path/filepath"
 	"strings"
@@ -58,7 +59,8 @@ func memoGuard(key string, s storer.EncodedObjectStorer, root *object.Tree) func
 		}
 		rec := &recordingTree{fileTree: newGitTree(root), idx: idx, deps: map[string]treeDep{}}
 		in, err := guardSite(rec, dir, true)
-		if _, refused := err.(*guardError); err == nil || refused {
+		var refused *guardError
+		if err == nil || errors.As(err, &refused) {
 			next.sites[dir] = memoEntry{deps: rec.deps, in: in, err: err}
 		}
 		return in, err

@@ -28,14 +28,14 @@ func discoverSites(t fileTree, overlaysDir string) ([]string, error) {
 	if escapesRoot(dir) {
 		return nil, permanent(fmt.Errorf("overlays folder %q leaves the checkout", overlaysDir))
 	}
-	real, e, err := resolve(t, dir)
+	realPath, e, err := resolve(t, dir)
 	if err != nil {
 		return nil, permanent(fmt.Errorf("overlays folder %q: %w", overlaysDir, err))
 	}
 	if e.kind != kindDir {
 		return nil, permanent(fmt.Errorf("overlays folder %q not found in the source", overlaysDir))
 	}
-	names, err := t.readDir(real)
+	names, err := t.readDir(realPath)
 	if err != nil {
 		return nil, err
 	}

@@ -23,8 +23,8 @@ func newDirTree(root string) (*dirTree, error) {
 		return nil, fmt.Errorf("resolving %s: %w", root, err)
 	}
 	// The root itself may be reached through symlinks (e.g. /tmp on macOS); only what is below it is guarded.
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
+	if realPath, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = realPath
 	}
 	return &dirTree{root: abs}, nil
 }

@@ -54,11 +54,11 @@ func report(code int) int {
 	return code
 }
 
-// stdoutTee copies everything written to os.Stdout to the real stdout and to a BenchScanner.
+// stdoutTee copies everything written to os.Stdout to the real stdout and to a Scanner.
 type stdoutTee struct {
 	orig    *os.File
 	w       *os.File
-	scanner BenchScanner
+	scanner Scanner
 	done    chan struct{}
 }
 
@@ -78,7 +78,7 @@ func teeStdout() (*stdoutTee, error) {
 }
 
 // stop restores stdout, drains the pipe and returns the benchmark result lines seen.
-func (t *stdoutTee) stop() []BenchLine {
+func (t *stdoutTee) stop() []Line {
 	os.Stdout = t.orig
 	_ = t.w.Close()
 	<-t.done

@@ -82,17 +82,17 @@ func writeFile(t *testing.T, dir, rel, content string) {
 	}
 }
 
-// editFile replaces old with new in dir/rel, failing when old is absent.
-func editFile(t *testing.T, dir, rel, old, new string) {
+// editFile replaces the first from with to in dir/rel, failing when from is absent.
+func editFile(t *testing.T, dir, rel, from, to string) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(b, []byte(old)) {
-		t.Fatalf("%s does not contain %q", rel, old)
+	if !bytes.Contains(b, []byte(from)) {
+		t.Fatalf("%s does not contain %q", rel, from)
 	}
-	writeFile(t, dir, rel, strings.Replace(string(b), old, new, 1))
+	writeFile(t, dir, rel, strings.Replace(string(b), from, to, 1))
 }
 
 // pushWebhook sends a GitHub-style push event for sha to the manager's receiver, signed with token.

@@ -188,8 +188,9 @@ func (s *Server) Log(t testing.TB, name, branch string) []Commit {
 	return parseLog(run(t, "", "--git-dir", s.GitDir(name), "log", logFormat, "refs/heads/"+branch))
 }
 
-// Head is the commit SHA of branch in repository name, or "" when the branch does not exist.
-func (s *Server) Head(t testing.TB, name, branch string) string {
+// Head is the commit SHA of branch in repository name, or "" when the branch does not exist. It takes a
+// testing.TB, unused, like every other Server helper, so callers need not know which ones can fail a test.
+func (s *Server) Head(_ testing.TB, name, branch string) string {
 	out, err := gitOutput("", "--git-dir", s.GitDir(name), "rev-parse", "--verify", "--quiet", "refs/heads/"+branch)
 	if err != nil {
 		return ""
@@ -198,7 +199,8 @@ func (s *Server) Head(t testing.TB, name, branch string) string {
 }
 
 // ReadFile returns the content of path at rev (a branch or SHA) in repository name, and whether it exists.
-func (s *Server) ReadFile(t testing.TB, name, rev, path string) (string, bool) {
+// Like Head it takes an unused testing.TB.
+func (s *Server) ReadFile(_ testing.TB, name, rev, path string) (string, bool) {
 	out, err := gitOutput("", "--git-dir", s.GitDir(name), "show", rev+":"+path)
 	if err != nil {
 		return "", false
