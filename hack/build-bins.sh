@@ -116,14 +116,13 @@ build_argocd() {
   grep -q '"127.0.0.1:%d"' "$src/controller/appcontroller.go"
   # Argo CD's ./cmd links every component (API server, CLI, Dex, notifications…); the tests run two.
   # hack/argocd/main.go is a multi-call main that links just those (a quarter fewer packages to compile); the
-  # role comes from argv[0]. It builds inside Argo CD's module, behind the siteops_argocd build constraint that
-  # keeps it out of siteops' own go build/vet/lint; go vet checks it here first (the build compiles the same
-  # packages, so vet adds little).
+  # role comes from argv[0]. It builds inside Argo CD's module (go.mod's ignore keeps it out of siteops' own);
+  # go vet checks it here first (the build compiles the same packages, so vet adds little).
   mkdir -p "$src/cmd/siteops-argocd"
   cp "$here/argocd/main.go" "$src/cmd/siteops-argocd/main.go"
   cd "$src"
-  go vet -tags siteops_argocd ./cmd/siteops-argocd
-  go build -tags siteops_argocd -trimpath \
+  go vet ./cmd/siteops-argocd
+  go build -trimpath \
     -ldflags "-s -w -X github.com/argoproj/argo-cd/v3/common.version=${ARGOCD_VERSION#v}" \
     -o "$1/argocd" ./cmd/siteops-argocd
   ln -sf argocd "$1/argocd-application-controller"

@@ -1,5 +1,3 @@
-//go:build siteops_argocd
-
 /*
 Copyright 2026 The siteops Authors.
 
@@ -22,9 +20,9 @@ limitations under the License.
 // from ARGOCD_BINARY_NAME, as in Argo CD's own ./cmd.
 //
 // It is not part of the siteops module: hack/build-bins.sh copies it into the Argo CD source tree of
-// ARGOCD_VERSION as cmd/siteops-argocd and vets and builds it there with -tags siteops_argocd. The build
-// constraint keeps `go build ./...`, `go vet ./...` and golangci-lint of this module from loading it, since
-// argo-cd is not (and must not become) a dependency of go.mod.
+// ARGOCD_VERSION as cmd/siteops-argocd and vets and builds it there. The ignore directive in go.mod keeps
+// `go build ./...`, `go vet ./...`, golangci-lint and `go mod tidy` of siteops away from it, since argo-cd is
+// not (and must not become) a dependency of go.mod.
 package main
 
 import (
