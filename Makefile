@@ -30,6 +30,9 @@ VULNDB ?= $(LOCALBIN)/vulndb-$(VULNDB_VERSION)
 # (v0.37.2 -> 1.37.2) unless KUBE_VERSION is set, so envtest and the local cluster always agree.
 ENVTEST_K8S_VERSION ?= $(shell . hack/versions.sh && echo "$$KUBE_VERSION" | sed "s/^v//")
 
+# GO_FILES: the tracked and untracked-but-not-ignored Go files, testdata/ excluded (make fmt, make verify).
+GO_FILES = $(shell git ls-files --cached --others --exclude-standard -- '*.go' ':(exclude,glob)**/testdata/**')
+
 LDFLAGS := -s -w -X github.com/siteops/siteops/gitops.Version=$(VERSION)
 GO_TEST_FLAGS ?=
 
@@ -55,8 +58,8 @@ generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods (zz_generated.deepcopy.
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./apis/..."
 
 .PHONY: fmt
-fmt: ## go fmt.
-	go fmt ./...
+fmt: ## gofmt every Go file (hack/argocd included, which go fmt ./... skips); lists the files it changed.
+	@gofmt -l -w $(GO_FILES)
 
 .PHONY: vet
 vet: ## go vet.
@@ -76,10 +79,30 @@ lint: $(GOLANGCI_LINT) ## golangci-lint (.golangci.yml); fails on any finding.
 	exit $$rc
 
 .PHONY: verify
-verify: ## Regenerate everything and fail when the committed generated files drift from the types.
+verify: ## Fail on drift: generated files, go mod tidy, gofmt, licence headers. Runs every check, then fails.
+	@$(MAKE) --no-print-directory -k verify-generated verify-mod verify-gofmt verify-boilerplate
+
+.PHONY: verify-generated
+verify-generated: ## Regenerate deepcopy, CRDs, RBAC, webhooks; fail when the committed files differ.
+	@echo "[verify] generated files (make generate manifests)"
 	@$(MAKE) --no-print-directory generate manifests
 	@git diff --exit-code -- apis base || { echo "generated files drift from the types: run 'make generate manifests' and commit" >&2; exit 1; }
 	@test -z "$$(git ls-files --others --exclude-standard -- apis base)" || { echo "untracked generated files:" >&2; git ls-files --others --exclude-standard -- apis base >&2; exit 1; }
+
+.PHONY: verify-mod
+verify-mod: ## Fail when go mod tidy would change go.mod or go.sum (changes nothing itself).
+	@echo "[verify] go mod tidy"
+	@go mod tidy -diff || { echo "go.mod/go.sum are not tidy (diff above): run 'go mod tidy' and commit" >&2; exit 1; }
+
+.PHONY: verify-gofmt
+verify-gofmt: ## Fail when gofmt would change a Go file.
+	@echo "[verify] gofmt"
+	@files=$$(gofmt -l $(GO_FILES)); test -z "$$files" || { echo "not gofmt-ed (run 'make fmt'):" >&2; echo "$$files" >&2; exit 1; }
+
+.PHONY: verify-boilerplate
+verify-boilerplate: ## Fail when a Go file lacks the licence header of hack/boilerplate.go.txt.
+	@echo "[verify] licence headers (hack/boilerplate.sh --check)"
+	@hack/boilerplate.sh --check
 
 ##@ Test
 
