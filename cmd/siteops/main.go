@@ -1,12 +1,15 @@
 // Command siteops renders and inspects a siteops GitOps repository from the command line: what each site
-// renders to, what a push would change on the rendered branch, and which sites a change affects. It shares
+// renders to (one site to stdout, every site to files), what a push would change on the rendered branch, which
+// sites a change affects, and the state of the SiteSyncs and of the manager's blue/green Rollout. It shares
 // package gitops with the SiteSync controller, so it renders exactly what the controller publishes.
 //
-//	siteops render [--repo DIR|URL] [--site S] [--out DIR]   render sites (stdout for one, files for all)
-//	siteops render --dir DIR [--image name=ref]...           render any kustomization folder
+// Usage (the same lines as `siteops help`; TestPackageDocShowsUsage keeps them in step):
+//
+//	siteops render [--repo DIR|URL] [--ref REF] [--site S] [--out DIR]
+//	siteops render --dir DIR [--image name=newName:tag]...
 //	siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
 //	siteops sites [--repo DIR] [--since REV]
-//	siteops status [-n NAMESPACE | -A] [NAME]                SiteSyncs and the manager Rollout (blue/green)
+//	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
 //	siteops version
 package main
 
