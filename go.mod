@@ -2,6 +2,11 @@ module github.com/siteops/siteops
 
 go 1.26.1
 
+// hack/argocd/main.go is built inside Argo CD's own module by hack/build-bins.sh; it imports argo-cd, which is
+// not a dependency of siteops. ignore keeps ./..., all and go mod tidy out of it (a build tag would not stop
+// tidy, which reads every file whatever its constraints).
+ignore ./hack/argocd
+
 require (
 	github.com/ProtonMail/go-crypto v1.1.6
 	github.com/argoproj/argo-rollouts v1.10.1

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package gitops
 
 import (
@@ -96,8 +112,8 @@ func (c *Checkout) Rel(dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("resolving %s: %w", dir, err)
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = resolved
 	}
 	rel, err := filepath.Rel(c.root, abs)
 	if err != nil || escapesRoot(cleanRel(filepath.ToSlash(rel))) {
@@ -113,14 +129,14 @@ func (c *Checkout) Sites(overlaysDir string) ([]string, error) {
 
 // ReadFile reads a file of the checkout (symlinks followed inside it); ok is false when it does not exist.
 func (c *Checkout) ReadFile(p string) (content []byte, ok bool, err error) {
-	real, e, err := resolve(c.tree, p)
+	resolved, e, err := resolve(c.tree, p)
 	if err != nil {
 		return nil, false, err
 	}
 	if e.kind != kindFile {
 		return nil, false, nil
 	}
-	b, err := c.tree.readFile(real)
+	b, err := c.tree.readFile(resolved)
 	return b, err == nil, err
 }
 
@@ -209,7 +225,7 @@ func orDefault(s, def string) string {
 
 // ListFiles lists the files under folder dir of the checkout (recursively, symlinks not followed), sorted.
 func (c *Checkout) ListFiles(dir string) ([]string, error) {
-	real, e, err := resolve(c.tree, dir)
+	resolved, e, err := resolve(c.tree, dir)
 	if err != nil || e.kind != kindDir {
 		return nil, err
 	}
@@ -236,5 +252,5 @@ func (c *Checkout) ListFiles(dir string) ([]string, error) {
 		}
 		return nil
 	}
-	return out, walk(real)
+	return out, walk(resolved)
 }

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package gitops
 
 import (
@@ -84,7 +100,7 @@ func (w *walker) refuse(format string, args ...any) error {
 
 // walkKustomization walks the kustomization folder dir; from names the referring field for messages.
 func (w *walker) walkKustomization(dir, from string, root bool) error {
-	real, e, err := resolve(w.t, dir)
+	realPath, e, err := resolve(w.t, dir)
 	if err != nil {
 		return w.refuse("%s%v", from, err)
 	}
@@ -95,7 +111,7 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 		return w.refuse("%s%q is not a folder", from, dir)
 	}
 	for i, r := range w.stack {
-		if r == real {
+		if r == realPath {
 			chain := append(append([]string{}, w.stackNames[i:]...), displayDir(dir))
 			return w.refuse("%skustomization cycle: %s", from, strings.Join(chain, " -> "))
 		}
@@ -104,10 +120,10 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 		return nil
 	}
 	w.done[dir] = true
-	w.stack, w.stackNames = append(w.stack, real), append(w.stackNames, displayDir(dir))
+	w.stack, w.stackNames = append(w.stack, realPath), append(w.stackNames, displayDir(dir))
 	defer func() { w.stack, w.stackNames = w.stack[:len(w.stack)-1], w.stackNames[:len(w.stack)-1] }()
 
-	kf, err := w.findKustomizationFile(dir, real, from)
+	kf, err := w.findKustomizationFile(dir, realPath, from)
 	if err != nil {
 		return err
 	}
@@ -135,10 +151,10 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 	return nil
 }
 
-func (w *walker) findKustomizationFile(dir, real, from string) (string, error) {
+func (w *walker) findKustomizationFile(dir, realPath, from string) (string, error) {
 	var found []string
 	for _, name := range kustomizationFileNames {
-		w.in.reached[path.Join(real, name)] = struct{}{}
+		w.in.reached[path.Join(realPath, name)] = struct{}{}
 		_, e, err := resolve(w.t, path.Join(dir, name))
 		if err != nil {
 			return "", w.refuse("%s%v", from, err)
@@ -175,7 +191,7 @@ func (w *walker) followRef(dir, kf string, ref kustRef) error {
 	if escapesRoot(target) {
 		return w.refuse("%sthe path leaves the checkout", at)
 	}
-	real, e, err := resolve(w.t, target)
+	realPath, e, err := resolve(w.t, target)
 	if err != nil {
 		return w.refuse("%s%v", at, err)
 	}
@@ -187,7 +203,7 @@ func (w *walker) followRef(dir, kf string, ref kustRef) error {
 	case e.kind == kindDir:
 		return w.refuse("%sis a folder, a file is expected", at)
 	}
-	w.in.reached[real] = struct{}{}
+	w.in.reached[realPath] = struct{}{}
 	content, err := w.addFile(target, at, false)
 	if err != nil {
 		return err
@@ -202,7 +218,7 @@ func (w *walker) followRef(dir, kf string, ref kustRef) error {
 
 // addFile records the regular file at logical path p, reading it when needed; at prefixes messages.
 func (w *walker) addFile(p, at string, always bool) ([]byte, error) {
-	real, e, err := resolve(w.t, p)
+	realPath, e, err := resolve(w.t, p)
 	if err != nil {
 		return nil, w.refuse("%s%v", at, err)
 	}
@@ -216,7 +232,7 @@ func (w *walker) addFile(p, at string, always bool) ([]byte, error) {
 	if e.size > MaxFileSize {
 		return nil, w.refuse("%s%q is %d bytes, over the %d-byte limit", at, p, e.size, MaxFileSize)
 	}
-	w.in.reached[real] = struct{}{}
+	w.in.reached[realPath] = struct{}{}
 	// The logical path and its folders: a changed symlink on the way shows up as one of them.
 	for q := p; q != "" && q != "."; q = path.Dir(q) {
 		w.in.reached[q] = struct{}{}
@@ -235,7 +251,7 @@ func (w *walker) addFile(p, at string, always bool) ([]byte, error) {
 		w.in.files[p] = nil
 		return nil, nil
 	}
-	b, err := w.t.readFile(real)
+	b, err := w.t.readFile(realPath)
 	if err != nil {
 		return nil, fmt.Errorf("%s%w", at, err)
 	}
@@ -288,11 +304,11 @@ func digestFiles(files map[string][]byte) string {
 
 // abbreviate shortens long (inline) values for messages.
 func abbreviate(s string) string {
-	const max = 100
-	if len(s) <= max {
+	const maxLen = 100
+	if len(s) <= maxLen {
 		return s
 	}
-	return s[:max] + "…"
+	return s[:maxLen] + "…"
 }
 
 func displayDir(dir string) string {

@@ -1,6 +1,23 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package gitops
 
 import (
+	"errors"
 	"path"
 	"path/filepath"
 	"strings"
@@ -58,7 +75,8 @@ func memoGuard(key string, s storer.EncodedObjectStorer, root *object.Tree) func
 		}
 		rec := &recordingTree{fileTree: newGitTree(root), idx: idx, deps: map[string]treeDep{}}
 		in, err := guardSite(rec, dir, true)
-		if _, refused := err.(*guardError); err == nil || refused {
+		var refused *guardError
+		if err == nil || errors.As(err, &refused) {
 			next.sites[dir] = memoEntry{deps: rec.deps, in: in, err: err}
 		}
 		return in, err

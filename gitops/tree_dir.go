@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package gitops
 
 import (
@@ -23,8 +39,8 @@ func newDirTree(root string) (*dirTree, error) {
 		return nil, fmt.Errorf("resolving %s: %w", root, err)
 	}
 	// The root itself may be reached through symlinks (e.g. /tmp on macOS); only what is below it is guarded.
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
+	if realPath, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = realPath
 	}
 	return &dirTree{root: abs}, nil
 }

@@ -2,8 +2,18 @@
 # cluster are built from, and the cache folders they live in (outside the work tree, keyed by version).
 # Only the Go module proxy is needed to build any of them.
 
-# KUBE_VERSION follows k8s.io/api in go.mod (v0.37.x <-> v1.37.x).
-export KUBE_VERSION=${KUBE_VERSION:-v1.37.2}
+# KUBE_VERSION (kube-apiserver & co., envtest's etcd + kube-apiserver) is read from the k8s.io/api requirement in
+# go.mod, k8s.io/api v0.37.2 -> v1.37.2, so bumping the client libraries bumps the test cluster with them.
+# Set KUBE_VERSION in the environment to test against another release.
+if [ -z "${KUBE_VERSION:-}" ]; then
+  _siteops_api=$(awk '$1 == "k8s.io/api" { print $2; exit }' "$(dirname "${BASH_SOURCE[0]}")/../go.mod")
+  case $_siteops_api in
+    v0.*) KUBE_VERSION=v1.${_siteops_api#v0.} ;;
+    *) echo "versions.sh: no k8s.io/api v0.x requirement in go.mod (found '$_siteops_api'); set KUBE_VERSION" >&2; return 1 ;;
+  esac
+  unset _siteops_api
+fi
+export KUBE_VERSION
 export ETCD_VERSION=${ETCD_VERSION:-v3.7.3}
 export KWOK_VERSION=${KWOK_VERSION:-v0.8.0}
 export ROLLOUTS_VERSION=${ROLLOUTS_VERSION:-v1.10.1}

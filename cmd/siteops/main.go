@@ -1,13 +1,32 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 // Command siteops renders and inspects a siteops GitOps repository from the command line: what each site
-// renders to, what a push would change on the rendered branch, and which sites a change affects. It shares
+// renders to (one site to stdout, every site to files), what a push would change on the rendered branch, which
+// sites a change affects, and the state of the SiteSyncs and of the manager's blue/green Rollout. It shares
 // package gitops with the SiteSync controller, so it renders exactly what the controller publishes.
 //
-//	siteops render [--repo DIR|URL] [--site S] [--out DIR]   render sites (stdout for one, files for all)
-//	siteops render --dir DIR [--image name=ref]...           render any kustomization folder
+// Usage (the same lines as `siteops help`; TestPackageDocShowsUsage keeps them in step):
+//
+//	siteops render [--repo DIR|URL] [--ref REF] [--site S] [--out DIR]
+//	siteops render --dir DIR [--image name=newName:tag]...
 //	siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
 //	siteops diff --base REV [--head REV] [--format text|markdown] [--exit-code]   every site, for a PR
 //	siteops sites [--repo DIR] [--since REV]
-//	siteops status [-n NAMESPACE | -A] [NAME]                SiteSyncs, each site's delivery, the manager Rollout
+//	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
 //	siteops version
 package main
 

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package main
 
 import (
@@ -20,7 +36,7 @@ func writeSites(b *strings.Builder, sites []gitopsv1alpha1.SiteStatus, now time.
 		return
 	}
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  SITE\tRENDERED\tSYNCED\tHEALTH\tSINCE\tROLLOUT")
+	_, _ = fmt.Fprintln(tw, "  SITE\tRENDERED\tSYNCED\tHEALTH\tSINCE\tROLLOUT")
 	var notes []string
 	for _, s := range sites {
 		synced := short(s.SyncedRevision)
@@ -38,7 +54,7 @@ func writeSites(b *strings.Builder, sites []gitopsv1alpha1.SiteStatus, now time.
 		if s.Since != nil {
 			since = duration.HumanDuration(now.Sub(s.Since.Time))
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", s.Name, short(s.RenderedCommit), synced, orNone(health), since, orNone(s.ManagerRollout))
+		_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", s.Name, short(s.RenderedCommit), synced, orNone(health), since, orNone(s.ManagerRollout))
 		switch {
 		case !s.Ready:
 			notes = append(notes, fmt.Sprintf("  %s: %s", s.Name, oneLine(s.Message)))

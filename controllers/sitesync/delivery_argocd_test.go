@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package sitesync
 
 import (
@@ -18,7 +34,7 @@ func waitSite(t *testing.T, key client.ObjectKey, site string, check func(g Gome
 	t.Helper()
 	var ss *gitopsv1alpha1.SiteSync
 	NewWithT(t).Eventually(func(g Gomega) {
-		ss = getSiteSync(g, t.Context(), key)
+		ss = getSiteSync(t.Context(), g, key)
 		s, ok := siteStatus(ss, site)
 		g.Expect(ok).To(BeTrue(), "site %s in status", site)
 		check(g, s)
@@ -89,7 +105,7 @@ func TestDeliveryDegradedSiteGetsOneWarningWithArgoCDsMessage(t *testing.T) {
 		setAppStatus(t, ns, site, appStatus("Synced", s.RenderedCommit, "Healthy", ""))
 	}
 	g.Eventually(func(g Gomega) {
-		g.Expect(getSiteSync(g, t.Context(), key).Status.Delivered).To(Equal("2/2"))
+		g.Expect(getSiteSync(t.Context(), g, key).Status.Delivered).To(Equal("2/2"))
 	}).WithTimeout(waitTimeout).Should(Succeed())
 
 	const msg = `Deployment "web" exceeded its progress deadline`

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package sitesync
 
 import (
@@ -67,12 +83,12 @@ func TestReceiverValidPushTriggersSyncAtOnce(t *testing.T) {
 
 	// Bad signature: 401, nothing triggered.
 	g.Expect(post(t, key, githubHeaders(body, "wrong-token", "t-1"), body)).To(Equal(http.StatusUnauthorized))
-	g.Expect(getSiteSync(g, t.Context(), key).Annotations).NotTo(HaveKey(gitopsv1alpha1.RequestedAtAnnotation))
+	g.Expect(getSiteSync(t.Context(), g, key).Annotations).NotTo(HaveKey(gitopsv1alpha1.RequestedAtAnnotation))
 
 	// Oversize: 413, nothing triggered.
 	big := []byte(strings.Replace(string(body), `"ref"`, `"pad":"`+strings.Repeat("x", receiver.DefaultMaxBodyBytes)+`","ref"`, 1))
 	g.Expect(post(t, key, githubHeaders(big, hookToken, "t-2"), big)).To(Equal(http.StatusRequestEntityTooLarge))
-	g.Expect(getSiteSync(g, t.Context(), key).Annotations).NotTo(HaveKey(gitopsv1alpha1.RequestedAtAnnotation))
+	g.Expect(getSiteSync(t.Context(), g, key).Annotations).NotTo(HaveKey(gitopsv1alpha1.RequestedAtAnnotation))
 
 	// Valid: 202 and the new source commit is rendered without waiting for the interval (1m).
 	g.Expect(post(t, key, githubHeaders(body, hookToken, "t-3"), body)).To(Equal(http.StatusAccepted))
@@ -83,7 +99,7 @@ func TestReceiverValidPushTriggersSyncAtOnce(t *testing.T) {
 	// Replay of the accepted delivery: 409, the trigger is unchanged.
 	trigger := ss.Annotations[gitopsv1alpha1.RequestedAtAnnotation]
 	g.Expect(post(t, key, githubHeaders(body, hookToken, "t-3"), body)).To(Equal(http.StatusConflict))
-	g.Expect(getSiteSync(g, t.Context(), key).Annotations[gitopsv1alpha1.RequestedAtAnnotation]).To(Equal(trigger))
+	g.Expect(getSiteSync(t.Context(), g, key).Annotations[gitopsv1alpha1.RequestedAtAnnotation]).To(Equal(trigger))
 }
 
 // hookToken is the receiver Secret's token the webhooks of this package's tests are signed with.

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package sitesync
 
 import (
@@ -21,7 +37,7 @@ func assertNoLeak(t *testing.T, ns, repo string, secrets ...string) {
 	g.Expect(suite.k8s.List(t.Context(), &list, client.InNamespace(ns))).To(Succeed())
 	objects, err := json.Marshal(list)
 	g.Expect(err).NotTo(HaveOccurred())
-	events, err := json.Marshal(eventsOf(g, t.Context(), ns))
+	events, err := json.Marshal(eventsOf(t.Context(), g, ns))
 	g.Expect(err).NotTo(HaveOccurred())
 	places := map[string]string{
 		"logs":            suite.logs.String(),
@@ -61,7 +77,7 @@ func TestSiteSyncCredentialsNeverAppearInLogsEventsStatusOrOutput(t *testing.T) 
 	post(t, key, githubHeaders(body, "not-the-token", "leak-1"), body)
 	post(t, key, githubHeaders(body, hookToken, "leak-2"), body)
 	NewWithT(t).Eventually(func(g Gomega) {
-		g.Expect(getSiteSync(g, t.Context(), key).Status.LastHandledTrigger).NotTo(BeEmpty())
+		g.Expect(getSiteSync(t.Context(), g, key).Status.LastHandledTrigger).NotTo(BeEmpty())
 	}).WithTimeout(waitTimeout).Should(Succeed())
 
 	assertNoLeak(t, ns, repo, gitPassword, hookToken)

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package sitesync
 
 import (
@@ -21,7 +37,7 @@ func waitCondition(t *testing.T, key client.ObjectKey, typ string, status metav1
 	t.Helper()
 	var ss *gitopsv1alpha1.SiteSync
 	NewWithT(t).Eventually(func(g Gomega) {
-		ss = getSiteSync(g, t.Context(), key)
+		ss = getSiteSync(t.Context(), g, key)
 		g.Expect(ss.Status.ObservedGeneration).To(Equal(ss.Generation))
 		c := meta.FindStatusCondition(ss.Status.Conditions, typ)
 		g.Expect(c).NotTo(BeNil(), "condition %s", typ)
@@ -60,7 +76,7 @@ func TestSiteSyncBrokenOverlayFailsOnlyThatSite(t *testing.T) {
 	_, ok := renderedFile(t, repo, "prod")
 	g.Expect(ok).To(BeFalse())
 	NewWithT(t).Eventually(func(g Gomega) {
-		g.Expect(eventsOf(g, t.Context(), ns)).To(ContainElement(And(
+		g.Expect(eventsOf(t.Context(), g, ns)).To(ContainElement(And(
 			HaveField("Reason", gitopsv1alpha1.EventSiteFailed), HaveField("Type", corev1.EventTypeWarning),
 			HaveField("Message", ContainSubstring("site prod")))))
 	}).WithTimeout(waitTimeout).Should(Succeed())
@@ -92,7 +108,7 @@ func TestSiteSyncMissingSecretKeyStallsUntilFixed(t *testing.T) {
 	g.Expect(meta.IsStatusConditionFalse(ss.Status.Conditions, gitopsv1alpha1.ConditionReady)).To(BeTrue())
 	g.Expect(suite.git.Head(t, repo, gitops.DefaultTargetBranch)).To(BeEmpty())
 	NewWithT(t).Eventually(func(g Gomega) {
-		g.Expect(eventsOf(g, t.Context(), ns)).To(ContainElement(And(
+		g.Expect(eventsOf(t.Context(), g, ns)).To(ContainElement(And(
 			HaveField("Reason", gitopsv1alpha1.EventStalled), HaveField("Message", ContainSubstring(`"password"`)))))
 	}).WithTimeout(waitTimeout).Should(Succeed())
 
@@ -147,7 +163,7 @@ func TestSiteSyncWrongPasswordNeverLeaks(t *testing.T) {
 	key := client.ObjectKeyFromObject(newSiteSync(t, ns, repo))
 
 	NewWithT(t).Eventually(func(g Gomega) {
-		ss := getSiteSync(g, t.Context(), key)
+		ss := getSiteSync(t.Context(), g, key)
 		g.Expect(meta.IsStatusConditionFalse(ss.Status.Conditions, gitopsv1alpha1.ConditionReady)).To(BeTrue())
 	}).WithTimeout(waitTimeout).Should(Succeed())
 	assertNoLeak(t, ns, repo, wrong)

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package sitesync
 
 import (
@@ -54,14 +70,14 @@ func TestSiteSyncGitServerDownReportsThenRecoversByItself(t *testing.T) {
 
 	time.Sleep(time.Until(down.Add(gitOutage)))
 	g.Expect(srv.Log(t, repo, gitops.DefaultTargetBranch)).To(Equal(renderedBefore), "nothing pushed while down")
-	still := getSiteSync(g, t.Context(), key)
+	still := getSiteSync(t.Context(), g, key)
 	g.Expect(meta.IsStatusConditionTrue(still.Status.Conditions, gitopsv1alpha1.ConditionReady)).To(BeFalse())
 	srv.Restart(t)
 	up := time.Now()
 
 	var after *gitopsv1alpha1.SiteSync
 	g.Eventually(func(g Gomega) {
-		after = getSiteSync(g, t.Context(), key)
+		after = getSiteSync(t.Context(), g, key)
 		g.Expect(after.Status.SourceRevision).To(Equal(change))
 		g.Expect(meta.IsStatusConditionTrue(after.Status.Conditions, gitopsv1alpha1.ConditionReady)).To(BeTrue())
 	}).WithTimeout(3 * time.Minute).WithPolling(time.Second).Should(Succeed())

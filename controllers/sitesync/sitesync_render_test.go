@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package sitesync
 
 import (
@@ -19,7 +35,7 @@ func waitReady(t *testing.T, key client.ObjectKey, rev string) *gitopsv1alpha1.S
 	t.Helper()
 	var ss *gitopsv1alpha1.SiteSync
 	NewWithT(t).Eventually(func(g Gomega) {
-		ss = getSiteSync(g, t.Context(), key)
+		ss = getSiteSync(t.Context(), g, key)
 		g.Expect(ss.Status.ObservedGeneration).To(Equal(ss.Generation))
 		g.Expect(ss.Status.SourceRevision).To(Equal(rev))
 		g.Expect(meta.IsStatusConditionTrue(ss.Status.Conditions, gitopsv1alpha1.ConditionReady)).To(BeTrue(),
@@ -69,7 +85,7 @@ func TestSiteSyncRendersEverySiteAndFillsStatus(t *testing.T) {
 	g.Expect(log[0].Trailer(gitops.TrailerSites)).To(Equal("dev,prod,staging"))
 
 	NewWithT(t).Eventually(func(g Gomega) {
-		g.Expect(eventsOf(g, t.Context(), ns)).To(ContainElement(And(
+		g.Expect(eventsOf(t.Context(), g, ns)).To(ContainElement(And(
 			HaveField("Reason", gitopsv1alpha1.EventRendered), HaveField("Type", corev1.EventTypeNormal),
 			HaveField("Message", ContainSubstring(rendered[:12])))))
 	}).WithTimeout(waitTimeout).Should(Succeed())
@@ -129,14 +145,14 @@ func TestSiteSyncSuspendedDoesNotSync(t *testing.T) {
 	}))
 
 	NewWithT(t).Eventually(func(g Gomega) {
-		ss := getSiteSync(g, t.Context(), key)
+		ss := getSiteSync(t.Context(), g, key)
 		c := meta.FindStatusCondition(ss.Status.Conditions, gitopsv1alpha1.ConditionReconciling)
 		g.Expect(c).NotTo(BeNil())
 		g.Expect(c.Reason).To(Equal(gitopsv1alpha1.ReasonSuspended))
 	}).WithTimeout(waitTimeout).Should(Succeed())
 	g.Expect(suite.git.Head(t, repo, gitops.DefaultTargetBranch)).To(BeEmpty(), "nothing rendered while suspended")
 
-	ss := getSiteSync(g, t.Context(), key)
+	ss := getSiteSync(t.Context(), g, key)
 	ss.Spec.Suspend = false
 	g.Expect(suite.k8s.Update(t.Context(), ss)).To(Succeed())
 	waitReady(t, key, suite.git.Head(t, repo, gitserver.DefaultBranch))

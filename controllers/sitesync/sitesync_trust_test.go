@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package sitesync
 
 import (
@@ -79,7 +95,7 @@ func TestSiteSyncUnreadableSigningKeyStallsAndPushesNothing(t *testing.T) {
 	setSecretData(t, ns, "signing", map[string][]byte{"key.asc": pgp.PublicArmored})
 	requestSync(t, key, "no-key")
 	g.Eventually(func(g Gomega) {
-		ss := getSiteSync(g, t.Context(), key)
+		ss := getSiteSync(t.Context(), g, key)
 		g.Expect(ss.Status.LastHandledTrigger).To(Equal("no-key"))
 		g.Expect(meta.FindStatusCondition(ss.Status.Conditions, gitopsv1alpha1.ConditionStalled).Message).
 			To(ContainSubstring(`missing key "git.asc"`))
@@ -87,7 +103,7 @@ func TestSiteSyncUnreadableSigningKeyStallsAndPushesNothing(t *testing.T) {
 	setSecretData(t, ns, "signing", map[string][]byte{"git.asc": pgp.PublicArmored})
 	requestSync(t, key, "public-key")
 	g.Eventually(func(g Gomega) {
-		ss := getSiteSync(g, t.Context(), key)
+		ss := getSiteSync(t.Context(), g, key)
 		g.Expect(ss.Status.LastHandledTrigger).To(Equal("public-key"))
 		g.Expect(meta.FindStatusCondition(ss.Status.Conditions, gitopsv1alpha1.ConditionStalled).Message).
 			To(ContainSubstring("is a public key"))
@@ -97,7 +113,7 @@ func TestSiteSyncUnreadableSigningKeyStallsAndPushesNothing(t *testing.T) {
 	// The right passphrase: the first push is signed.
 	setSecretData(t, ns, "signing", map[string][]byte{"git.asc": pgp.PrivateArmored, "passphrase": []byte(passphrase)})
 	requestSync(t, key, "fixed")
-	ss = waitReady(t, key, suite.git.Head(t, repo, gitserver.DefaultBranch))
+	waitReady(t, key, suite.git.Head(t, repo, gitserver.DefaultBranch))
 	gpg := gitserver.NewGPG(t)
 	gpg.Import(t, pgp.PublicArmored)
 	for _, c := range suite.git.Log(t, repo, gitops.DefaultTargetBranch) {
@@ -143,7 +159,7 @@ func TestSiteSyncVerifiedSourceStallsOnAnUnsignedCommitAndKeepsTheLastOutput(t *
 	dev1, _ := renderedFile(t, repo, "dev")
 	g.Expect(dev1).To(ContainSubstring("nginx:1.27"))
 	g.Eventually(func(g Gomega) {
-		g.Expect(eventsOf(g, t.Context(), ns)).To(ContainElement(And(
+		g.Expect(eventsOf(t.Context(), g, ns)).To(ContainElement(And(
 			HaveField("Reason", gitopsv1alpha1.EventStalled), HaveField("Message", ContainSubstring("is not signed")))))
 	}).WithTimeout(waitTimeout).Should(Succeed())
 

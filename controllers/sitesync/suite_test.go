@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package sitesync
 
 import (
@@ -217,7 +233,7 @@ func newSiteSync(t *testing.T, ns, repo string, mutate ...func(*gitopsv1alpha1.S
 }
 
 // getSiteSync reads the SiteSync fresh from the apiserver.
-func getSiteSync(g Gomega, ctx context.Context, key client.ObjectKey) *gitopsv1alpha1.SiteSync {
+func getSiteSync(ctx context.Context, g Gomega, key client.ObjectKey) *gitopsv1alpha1.SiteSync {
 	ss := &gitopsv1alpha1.SiteSync{}
 	g.Expect(suite.k8s.Get(ctx, key, ss)).To(Succeed())
 	return ss
@@ -233,7 +249,7 @@ func requestSync(t *testing.T, key client.ObjectKey, value string) {
 }
 
 // eventsOf lists the events recorded for the SiteSync in ns.
-func eventsOf(g Gomega, ctx context.Context, ns string) []corev1.Event {
+func eventsOf(ctx context.Context, g Gomega, ns string) []corev1.Event {
 	var list corev1.EventList
 	g.Expect(suite.k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
 	return list.Items

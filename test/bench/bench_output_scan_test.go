@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package bench
 
 import (
@@ -7,38 +23,38 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// scan feeds output to a BenchScanner in chunks of size n, as a pipe would.
-func scan(output string, n int) []BenchLine {
-	var s BenchScanner
+// scan feeds output to a Scanner in chunks of size n, as a pipe would.
+func scan(output string, n int) []Line {
+	var s Scanner
 	for i := 0; i < len(output); i += n {
 		_, _ = s.Write([]byte(output[i:min(i+n, len(output))]))
 	}
 	return s.Lines()
 }
 
-func TestBenchScannerReadsResultLines(t *testing.T) {
+func TestScannerReadsResultLines(t *testing.T) {
 	tests := []struct {
 		name   string
 		output string
-		want   []BenchLine
+		want   []Line
 	}{
 		{
 			name:   "name and result on one line",
 			output: "goos: linux\nBenchmarkA-2   \t       3\t  1200 ns/op\t  4.5 p99-ms\nPASS\n",
-			want:   []BenchLine{{Name: "BenchmarkA", N: 3, Metrics: map[string]float64{"ns/op": 1200, "p99-ms": 4.5}}},
+			want:   []Line{{Name: "BenchmarkA", N: 3, Metrics: map[string]float64{"ns/op": 1200, "p99-ms": 4.5}}},
 		},
 		{
 			name: "output printed by the benchmark splits name and result",
 			output: "BenchmarkGuestbookFailover-2   \tguestbook failover over 50 failovers\n" +
 				"       1\t9000 ns/op\t  12.5 p50-ms\t  40 p99-ms\t  50.00 failovers\n",
-			want: []BenchLine{{Name: "BenchmarkGuestbookFailover", N: 1,
+			want: []Line{{Name: "BenchmarkGuestbookFailover", N: 1,
 				Metrics: map[string]float64{"ns/op": 9000, "p50-ms": 12.5, "p99-ms": 40, "failovers": 50}}},
 		},
 		{
 			name: "chatty output and sub-benchmarks",
 			output: "=== RUN   BenchmarkB\nBenchmarkB\nBenchmarkB/sub-2\nBenchmarkB/sub-2         \t       1\t  7 ns/op\n" +
 				"--- BENCH: BenchmarkB\n",
-			want: []BenchLine{{Name: "BenchmarkB/sub", N: 1, Metrics: map[string]float64{"ns/op": 7}}},
+			want: []Line{{Name: "BenchmarkB/sub", N: 1, Metrics: map[string]float64{"ns/op": 7}}},
 		},
 		{
 			name:   "lines that are not results",
@@ -48,7 +64,7 @@ func TestBenchScannerReadsResultLines(t *testing.T) {
 		{
 			name:   "last line without a newline",
 			output: "BenchmarkD \t 2\t 5 ns/op",
-			want:   []BenchLine{{Name: "BenchmarkD", N: 2, Metrics: map[string]float64{"ns/op": 5}}},
+			want:   []Line{{Name: "BenchmarkD", N: 2, Metrics: map[string]float64{"ns/op": 5}}},
 		},
 	}
 	for _, tt := range tests {

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package bench
 
 import (
@@ -9,8 +25,8 @@ import (
 	"sync"
 )
 
-// BenchLine is one result line of `go test -bench` output.
-type BenchLine struct {
+// Line is one result line of `go test -bench` output.
+type Line struct {
 	// Name is the benchmark's full name without the -GOMAXPROCS suffix, e.g. BenchmarkGuestbookFailover.
 	Name string
 	// N is the number of iterations.
@@ -22,18 +38,18 @@ type BenchLine struct {
 // procsSuffix is the -GOMAXPROCS suffix go test appends to a benchmark's name.
 var procsSuffix = regexp.MustCompile(`-[0-9]+$`)
 
-// BenchScanner is an io.Writer that reads `go test -bench` output as it streams and keeps the result lines.
+// Scanner is an io.Writer that reads `go test -bench` output as it streams and keeps the result lines.
 // A benchmark that prints while it runs splits its name from its result line, so the scanner remembers the
 // last benchmark name seen at the start of a line. Safe for concurrent use.
-type BenchScanner struct {
+type Scanner struct {
 	mu      sync.Mutex
 	partial []byte
 	current string
-	lines   []BenchLine
+	lines   []Line
 }
 
 // Write consumes output; it never fails.
-func (s *BenchScanner) Write(p []byte) (int, error) {
+func (s *Scanner) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.partial = append(s.partial, p...)
@@ -49,17 +65,17 @@ func (s *BenchScanner) Write(p []byte) (int, error) {
 }
 
 // Lines returns the result lines read so far, in order.
-func (s *BenchScanner) Lines() []BenchLine {
+func (s *Scanner) Lines() []Line {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.partial) > 0 {
 		s.line(string(s.partial))
 		s.partial = nil
 	}
-	return append([]BenchLine(nil), s.lines...)
+	return append([]Line(nil), s.lines...)
 }
 
-func (s *BenchScanner) line(l string) {
+func (s *Scanner) line(l string) {
 	rest := l
 	if strings.HasPrefix(l, "Benchmark") {
 		name, after, _ := strings.Cut(strings.TrimRight(l, " \t"), "\t")
@@ -76,36 +92,36 @@ func (s *BenchScanner) line(l string) {
 }
 
 // parseResult reads "<N> <value> <unit> [<value> <unit>…]" with at least ns/op among the units.
-func parseResult(s string) (BenchLine, bool) {
+func parseResult(s string) (Line, bool) {
 	f := strings.Fields(s)
 	if len(f) < 3 || len(f)%2 == 0 {
-		return BenchLine{}, false
+		return Line{}, false
 	}
 	n, err := strconv.Atoi(f[0])
 	if err != nil {
-		return BenchLine{}, false
+		return Line{}, false
 	}
-	bl := BenchLine{N: n, Metrics: map[string]float64{}}
+	bl := Line{N: n, Metrics: map[string]float64{}}
 	for i := 1; i+1 < len(f); i += 2 {
 		v, err := strconv.ParseFloat(f[i], 64)
 		if err != nil {
-			return BenchLine{}, false
+			return Line{}, false
 		}
 		bl.Metrics[f[i+1]] = v
 	}
 	if _, ok := bl.Metrics["ns/op"]; !ok {
-		return BenchLine{}, false
+		return Line{}, false
 	}
 	return bl, true
 }
 
 // rowAdapters turn the result line of a benchmark that does not Record its row itself into that row.
-var rowAdapters = map[string]func(BenchLine) (Row, bool){
+var rowAdapters = map[string]func(Line) (Row, bool){
 	"BenchmarkGuestbookFailover": guestbookFailoverRow,
 }
 
 // guestbookFailoverRow is row P5 from BenchmarkGuestbookFailover's p50-ms, p99-ms and failovers metrics.
-func guestbookFailoverRow(bl BenchLine) (Row, bool) {
+func guestbookFailoverRow(bl Line) (Row, bool) {
 	p50, ok50 := bl.Metrics["p50-ms"]
 	p99, ok99 := bl.Metrics["p99-ms"]
 	if !ok50 || !ok99 {
@@ -124,7 +140,7 @@ func guestbookFailoverRow(bl BenchLine) (Row, bool) {
 
 // RecordFromLines records the rows of the adapted benchmarks found in lines (the last line of a benchmark
 // wins), unless a benchmark already recorded that row itself.
-func (res *Results) RecordFromLines(lines []BenchLine) {
+func (res *Results) RecordFromLines(lines []Line) {
 	for _, bl := range lines {
 		adapt, ok := rowAdapters[bl.Name]
 		if !ok {

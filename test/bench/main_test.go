@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package bench
 
 import (
@@ -54,11 +70,11 @@ func report(code int) int {
 	return code
 }
 
-// stdoutTee copies everything written to os.Stdout to the real stdout and to a BenchScanner.
+// stdoutTee copies everything written to os.Stdout to the real stdout and to a Scanner.
 type stdoutTee struct {
 	orig    *os.File
 	w       *os.File
-	scanner BenchScanner
+	scanner Scanner
 	done    chan struct{}
 }
 
@@ -78,7 +94,7 @@ func teeStdout() (*stdoutTee, error) {
 }
 
 // stop restores stdout, drains the pipe and returns the benchmark result lines seen.
-func (t *stdoutTee) stop() []BenchLine {
+func (t *stdoutTee) stop() []Line {
 	os.Stdout = t.orig
 	_ = t.w.Close()
 	<-t.done

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package e2e
 
 import (
@@ -82,17 +98,17 @@ func writeFile(t *testing.T, dir, rel, content string) {
 	}
 }
 
-// editFile replaces old with new in dir/rel, failing when old is absent.
-func editFile(t *testing.T, dir, rel, old, new string) {
+// editFile replaces the first from with to in dir/rel, failing when from is absent.
+func editFile(t *testing.T, dir, rel, from, to string) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(b, []byte(old)) {
-		t.Fatalf("%s does not contain %q", rel, old)
+	if !bytes.Contains(b, []byte(from)) {
+		t.Fatalf("%s does not contain %q", rel, from)
 	}
-	writeFile(t, dir, rel, strings.Replace(string(b), old, new, 1))
+	writeFile(t, dir, rel, strings.Replace(string(b), from, to, 1))
 }
 
 // pushWebhook sends a GitHub-style push event for sha to the manager's receiver, signed with token.

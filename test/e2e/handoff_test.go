@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package e2e
 
 import (
@@ -12,7 +28,7 @@ import (
 
 // churn keeps changing a Guestbook's spec every 100ms so the leading manager always has a write to make; it
 // returns a stop function.
-func churn(t *testing.T, ns, name string) func() {
+func churn(ns, name string) func() {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -41,7 +57,7 @@ func handoff(t *testing.T, ns, gb string, round int) (blue, green managerproc.Wr
 	waitFor(t, 60*time.Second, "green Ready while blue leads", func() (bool, string) {
 		return g.Ready() && g.Mode() == "shadow", g.Mode()
 	})
-	stop := churn(t, ns, gb)
+	stop := churn(ns, gb)
 	time.Sleep(2 * time.Second) // let blue write under churn before the hand-off
 	b.Stop(syscall.SIGTERM)
 	waitFor(t, 30*time.Second, "green leads and writes", func() (bool, string) {

@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 // Package gitserver serves bare Git repositories over HTTP on 127.0.0.1 for tests, with the real
 // `git http-backend` behind net/http/cgi (fetch and push, optional basic auth), and counts the requests and
 // connections it sees so a test can assert that nothing reached it. Helpers shell out to the real `git` CLI to
@@ -211,8 +227,9 @@ func (s *Server) Log(t testing.TB, name, branch string) []Commit {
 	return parseLog(run(t, "", "--git-dir", s.GitDir(name), "log", logFormat, "refs/heads/"+branch))
 }
 
-// Head is the commit SHA of branch in repository name, or "" when the branch does not exist.
-func (s *Server) Head(t testing.TB, name, branch string) string {
+// Head is the commit SHA of branch in repository name, or "" when the branch does not exist. It takes a
+// testing.TB, unused, like every other Server helper, so callers need not know which ones can fail a test.
+func (s *Server) Head(_ testing.TB, name, branch string) string {
 	out, err := gitOutput("", "--git-dir", s.GitDir(name), "rev-parse", "--verify", "--quiet", "refs/heads/"+branch)
 	if err != nil {
 		return ""
@@ -221,7 +238,8 @@ func (s *Server) Head(t testing.TB, name, branch string) string {
 }
 
 // ReadFile returns the content of path at rev (a branch or SHA) in repository name, and whether it exists.
-func (s *Server) ReadFile(t testing.TB, name, rev, path string) (string, bool) {
+// Like Head it takes an unused testing.TB.
+func (s *Server) ReadFile(_ testing.TB, name, rev, path string) (string, bool) {
 	out, err := gitOutput("", "--git-dir", s.GitDir(name), "show", rev+":"+path)
 	if err != nil {
 		return "", false

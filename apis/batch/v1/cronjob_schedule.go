@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
 	// tzdata is embedded so spec.timeZone resolves the same on a distroless image as on a workstation.
 	_ "time/tzdata"
 

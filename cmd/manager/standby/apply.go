@@ -1,3 +1,19 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
 package standby
 
 import (
@@ -56,7 +72,7 @@ func (c *WriteRecorder) current(ctx context.Context, obj runtime.ApplyConfigurat
 		return nil, fmt.Errorf("reading %s %s/%s before applying it: %w", a.kind, a.namespace, a.name, err)
 	}
 	a.resourceVersion = cur.GetResourceVersion()
-	if a.before, err = comparable(cur); err != nil {
+	if a.before, err = comparableFields(cur); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -65,7 +81,7 @@ func (c *WriteRecorder) current(ctx context.Context, obj runtime.ApplyConfigurat
 // recordApply records the apply of obj, whose response the client decoded into it, when it changed the
 // object a describes before.
 func (c *WriteRecorder) recordApply(obj runtime.ApplyConfiguration, a *applied) {
-	after, err := comparable(obj)
+	after, err := comparableFields(obj)
 	if err != nil {
 		return
 	}
@@ -89,10 +105,10 @@ func (c *WriteRecorder) recordApply(obj runtime.ApplyConfiguration, a *applied) 
 		ResourceVersion: a.resourceVersion, DryRun: c.DryRun})
 }
 
-// comparable is what an apply can change of obj: its spec and the other top-level fields, labels,
+// comparableFields is what an apply can change of obj: its spec and the other top-level fields, labels,
 // annotations and owner references; not its status (other controllers write it) nor the metadata the
 // apiserver keeps.
-func comparable(obj any) (map[string]any, error) {
+func comparableFields(obj any) (map[string]any, error) {
 	data, err := json.Marshal(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encoding %T: %w", obj, err)
