@@ -18,11 +18,8 @@ package gitops
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -283,37 +280,4 @@ func configReason(content []byte) string {
 		}
 	}
 	return ""
-}
-
-// digestFiles hashes paths and bytes, sorted, with the render version.
-func digestFiles(files map[string][]byte) string {
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	h := sha256.New()
-	// Writes to a hash.Hash never fail.
-	_, _ = fmt.Fprintf(h, "%s\x00", digestSalt)
-	for _, p := range paths {
-		_, _ = fmt.Fprintf(h, "%s\x00%d\x00", p, len(files[p]))
-		h.Write(files[p])
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
-
-// abbreviate shortens long (inline) values for messages.
-func abbreviate(s string) string {
-	const maxLen = 100
-	if len(s) <= maxLen {
-		return s
-	}
-	return s[:maxLen] + "…"
-}
-
-func displayDir(dir string) string {
-	if dir == "" {
-		return "."
-	}
-	return dir
 }

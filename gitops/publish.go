@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -31,8 +30,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-logr/logr"
-
-	"github.com/siteops/siteops/gitops/version"
 )
 
 const (
@@ -209,27 +206,6 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 	return h, append(changed, removed...), nil
 }
 
-// commitMessage is the rendered commit's message with its trailers: the subject names the rendered and the
-// removed sites, the Sites trailer lists both.
-func commitMessage(sourceRev string, rendered, removed []string) string {
-	short := sourceRev
-	if len(short) > 12 {
-		short = short[:12]
-	}
-	var what []string
-	if len(rendered) > 0 {
-		what = append(what, "render "+strings.Join(rendered, ", "))
-	}
-	if len(removed) > 0 {
-		what = append(what, "remove "+strings.Join(removed, ", ")+" (overlay deleted)")
-	}
-	sites := append(append([]string(nil), rendered...), removed...)
-	sort.Strings(sites)
-	return fmt.Sprintf("siteops: %s from %s\n\n%s: %s\n%s: %s\n%s: %s\n",
-		strings.Join(what, "; "), short,
-		TrailerSourceRevision, sourceRev, TrailerSites, strings.Join(sites, ","), TrailerVersion, version.Version)
-}
-
 // push updates branch on the remote to commit, never forcing.
 func (c *gitCache) push(ctx context.Context, branch string, commit plumbing.Hash) error {
 	name := plumbing.NewBranchReferenceName(branch)
@@ -262,32 +238,6 @@ func isPushConflict(err error) bool {
 	return false
 }
 
-var sourceTrailer = regexp.MustCompile(`(?m)^` + TrailerSourceRevision + `:\s*[0-9a-f]{40}\s*$`)
-
-// isSiteopsCommit reports whether a commit was made by siteops (it carries the source-revision trailer).
-func isSiteopsCommit(c *object.Commit) bool { return sourceTrailer.MatchString(c.Message) }
-
-// foreignCommits lists, newest first, the commits on the first-parent line from head back to the last siteops
-// commit that siteops did not make.
-func foreignCommits(repo *git.Repository, head plumbing.Hash) ([]string, error) {
-	var out []string
-	for h := head; !h.IsZero() && len(out) < maxForeignCommits; {
-		c, err := repo.CommitObject(h)
-		if err != nil {
-			return nil, fmt.Errorf("reading target commit %s: %w", h, err)
-		}
-		if isSiteopsCommit(c) {
-			break
-		}
-		out = append(out, c.Hash.String())
-		if len(c.ParentHashes) == 0 {
-			break
-		}
-		h = c.ParentHashes[0]
-	}
-	return out, nil
-}
-
 func backoff(attempt int) time.Duration {
 	d := pushBackoffBase << attempt
 	return d + time.Duration(rand.Int64N(int64(d/2)+1))
@@ -302,18 +252,4 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
-}
-
-var authorRE = regexp.MustCompile(`^\s*(.*?)\s*<([^<>]*)>\s*$`)
-
-// parseAuthor parses "Name <email>".
-func parseAuthor(s string) (object.Signature, error) {
-	if s == "" {
-		s = DefaultCommitAuthor
-	}
-	m := authorRE.FindStringSubmatch(s)
-	if m == nil || m[1] == "" {
-		return object.Signature{}, permanent(fmt.Errorf("commit author %q: want \"Name <email>\"", s))
-	}
-	return object.Signature{Name: m[1], Email: m[2]}, nil
 }
