@@ -198,11 +198,12 @@ func recordP8(b *testing.B, n, minutes int, none, spread spreadSide) {
 			float64(spread.peakManager)/float64(max(none.peakManager, 1))),
 		Verdict: Judge(ok),
 		N:       fmt.Sprintf("%d CronJobs `*/1` per side × %d minutes", n, minutes),
-		Notes: fmt.Sprintf("one local cluster, one siteops manager, the sides one after the other (unspread "+
-			"first; together, the unspread burst would delay the staggered runs of the same seconds); peak = "+
-			"most write requests (pods, Jobs, CronJobs, events) in one second in the side's namespace, from "+
-			"every client but the benchmark's; lag = audit-log receive time of the Job create − (scheduled "+
-			"minute + the CronJob's stagger offset); siteops requests with spread: %s; without: %s",
+		Notes: fmt.Sprintf("anchor: the same CronJobs without spread; one local cluster, one siteops manager, "+
+			"the sides one after the other (unspread first; together, the unspread burst would delay the "+
+			"staggered runs of the same seconds); peak = most write requests (pods, Jobs, CronJobs, events) in "+
+			"one second in the side's namespace, from every client but the benchmark's; lag = audit-log receive "+
+			"time of the Job create − (scheduled minute + the CronJob's stagger offset); siteops requests with "+
+			"spread: %s; without: %s",
 			kinds(spread.stats.requestsByKind), kinds(none.stats.requestsByKind)),
 	})
 }
