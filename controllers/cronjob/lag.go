@@ -30,7 +30,7 @@ import (
 // the stagger offset): in the schedule-lag histogram, and against spec.lagObjectiveSeconds in the
 // ScheduleLagging condition, with a Warning event when the objective was exceeded.
 func (r *Reconciler) observeLag(s *scope, at time.Time) {
-	lag := s.now.Sub(at.Add(startOffset(s.cj)))
+	lag := s.now.Sub(at.Add(StartOffset(s.cj)))
 	r.observer().ScheduleLag(lag)
 	objective := s.cj.Spec.LagObjectiveSeconds
 	if objective == nil {

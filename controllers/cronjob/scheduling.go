@@ -55,7 +55,7 @@ func (r *Reconciler) reconcileSchedule(_ context.Context, s *scope) error {
 	// Plans are made in scheduled time: with spec.spread a run is due once scheduled time + offset has
 	// come, so the plan sees the clock shifted back by the offset (startingDeadlineSeconds then counts from
 	// the staggered time too). Job names and annotations keep the scheduled time.
-	offset := startOffset(cj)
+	offset := StartOffset(cj)
 	s.plan = planFor(cj, sched, s.now.Add(-offset))
 	cj.Status.CatchUp = catchUpStatus(s.plan.CatchUp)
 	r.recordMissed(s)

@@ -40,8 +40,9 @@ func staggerOffset(uid types.UID, spread time.Duration) time.Duration {
 	return time.Duration(h.Sum64()%ms) * time.Millisecond
 }
 
-// startOffset is the CronJob's stagger offset: 0 without spec.spread.
-func startOffset(cj *batchv1.CronJob) time.Duration {
+// StartOffset is the CronJob's stagger offset: 0 without spec.spread. Exported so that measurements outside
+// the controller (test/bench row P8) time each run from the same start time the controller uses.
+func StartOffset(cj *batchv1.CronJob) time.Duration {
 	if cj.Spec.Spread == nil {
 		return 0
 	}

@@ -80,8 +80,8 @@ func TestStaggerOffsetSpreadsEvenly(t *testing.T) {
 func TestStartOffset(t *testing.T) {
 	g := NewWithT(t)
 	cj := &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{UID: "6f1c2a0e-9b7d-4c1e-8a52-3d9e0f7b1c24"}}
-	g.Expect(startOffset(cj)).To(BeZero())
+	g.Expect(StartOffset(cj)).To(BeZero())
 	cj.Spec.Spread = &metav1.Duration{Duration: time.Hour}
-	g.Expect(startOffset(cj)).To(Equal(staggerOffset(cj.UID, time.Hour)))
-	g.Expect(startOffset(cj)).NotTo(BeZero())
+	g.Expect(StartOffset(cj)).To(Equal(staggerOffset(cj.UID, time.Hour)))
+	g.Expect(StartOffset(cj)).NotTo(BeZero())
 }

@@ -74,6 +74,71 @@ func TestScheduleStatsReadLagsMissesDuplicatesAndRequestsFromTheAuditLog(t *test
 	}
 }
 
+// TestScheduleStatsCountLagsFromEachCronJobsOwnStartTime: with spec.spread a run starts at the scheduled
+// minute plus its CronJob's offset (P8), so a Job created 12.3 s after the minute by a CronJob whose offset
+// is 12 s is 300 ms late, and a CronJob without an offset is timed from the minute.
+func TestScheduleStatsCountLagsFromEachCronJobsOwnStartTime(t *testing.T) {
+	const ua = "manager/v0.0.0 (linux/amd64) kubernetes/$Format"
+	first := time.Unix(29640000*60, 0).UTC()
+	create := func(name string, after time.Duration) auditEvent {
+		e := auditEvent{Verb: "create", UserAgent: ua, Received: first.Add(after)}
+		e.ObjectRef.Resource, e.ObjectRef.APIGroup, e.ObjectRef.Namespace, e.ObjectRef.Name = "jobs", "batch", "s", name
+		e.ResponseStatus.Code = 201
+		return e
+	}
+	events := []auditEvent{
+		create("cj-0-29640000", 12300*time.Millisecond),
+		create("cj-1-29640000", 900*time.Millisecond),
+		create("cj-0-29640001", time.Minute+12*time.Second+50*time.Millisecond),
+	}
+	side := cronJobSide{namespace: "s", uaPrefix: "manager/", offsets: map[string]time.Duration{"cj-0": 12 * time.Second}}
+	st := scheduleStatsOf(events, side, "cj-", 2, first, 2, first.Add(2*time.Minute))
+	want := []time.Duration{300 * time.Millisecond, 900 * time.Millisecond, 50 * time.Millisecond}
+	if !equalDurations(st.lags, want) || st.created != 3 || st.missed != 1 {
+		t.Fatalf("lags %v, created %d, missed %d; want %v, 3, 1", st.lags, st.created, st.missed, want)
+	}
+}
+
+// TestPeakPerSecondCountsTheBusiestSecondInTheWindow: events are bucketed by the wall-clock second they were
+// received in; the filter and the window [from, end) apply, and a tie goes to the earlier second.
+func TestPeakPerSecondCountsTheBusiestSecondInTheWindow(t *testing.T) {
+	base := time.Unix(1_800_000_000, 0).UTC()
+	ev := func(ns string, after time.Duration) auditEvent {
+		e := auditEvent{Verb: "create", Received: base.Add(after)}
+		e.ObjectRef.Namespace = ns
+		return e
+	}
+	var events []auditEvent
+	for _, ms := range []int{10, 400, 999} { // three in second 0
+		events = append(events, ev("a", time.Duration(ms)*time.Millisecond))
+	}
+	for _, ms := range []int{1000, 1500, 1600, 1700} { // four in second 1, one of them in another namespace
+		ns := "a"
+		if ms == 1700 {
+			ns = "b"
+		}
+		events = append(events, ev(ns, time.Duration(ms)*time.Millisecond))
+	}
+	for range 5 { // five in second 3, outside the window
+		events = append(events, ev("a", 3*time.Second+time.Millisecond))
+	}
+	inA := func(e auditEvent) bool { return e.ObjectRef.Namespace == "a" }
+	peak, at := peakPerSecond(events, inA, base, base.Add(3*time.Second))
+	if peak != 3 || !at.Equal(base) {
+		t.Fatalf("peak %d at %s; want 3 at %s (second 1 has 3 in namespace a too, second 0 is earlier)", peak, at, base)
+	}
+	all := func(auditEvent) bool { return true }
+	if peak, at := peakPerSecond(events, all, base, base.Add(3*time.Second)); peak != 4 || !at.Equal(base.Add(time.Second)) {
+		t.Fatalf("peak %d at %s; want 4 at %s", peak, at, base.Add(time.Second))
+	}
+	if peak, _ := peakPerSecond(events, all, base, base.Add(4*time.Second)); peak != 5 {
+		t.Fatalf("peak %d with second 3 in the window; want 5", peak)
+	}
+	if peak, at := peakPerSecond(nil, all, base, base.Add(time.Second)); peak != 0 || !at.IsZero() {
+		t.Fatalf("peak %d at %s of no events; want 0 at the zero time", peak, at)
+	}
+}
+
 func equalDurations(a, b []time.Duration) bool {
 	if len(a) != len(b) {
 		return false

@@ -74,9 +74,17 @@ func parseAudit(r io.Reader) ([]auditEvent, error) {
 }
 
 // cronJobSide selects the audit events of one CronJob controller: its user agent prefix and suffix (the
-// kube-controller-manager adds its controller's name) and the namespace of its CronJobs.
+// kube-controller-manager adds its controller's name) and the namespace of its CronJobs. offsets holds the
+// stagger offset of each CronJob with spec.spread, by name (P8): its runs start that long after the
+// scheduled time, and their lag counts from there; a CronJob not in it starts at the scheduled time.
 type cronJobSide struct {
 	namespace, uaPrefix, uaSuffix string
+	offsets                       map[string]time.Duration
+}
+
+// startOf is when the CronJob named cronJob starts its run for the scheduled time.
+func (s cronJobSide) startOf(cronJob string, scheduled time.Time) time.Time {
+	return scheduled.Add(s.offsets[cronJob])
 }
 
 func (s cronJobSide) matches(e auditEvent) bool {
@@ -86,7 +94,7 @@ func (s cronJobSide) matches(e auditEvent) bool {
 
 // scheduleStats are the figures of one side of P1 over a window of scheduled minutes.
 type scheduleStats struct {
-	lags              []time.Duration // create request received − scheduled time, one per (CronJob, minute)
+	lags              []time.Duration // create request received − start time, one per (CronJob, minute)
 	created, missed   int
 	duplicates        int // successful creates beyond the first for a (CronJob, minute)
 	requests          int // writes by the controller received in the window
@@ -97,7 +105,8 @@ type scheduleStats struct {
 
 // scheduleStatsOf reads one side's Job create requests for the minutes [first, first+slots) of cronJobs
 // CronJobs named prefix0…, and its write requests received in [first, end). Job names are
-// <CronJob>-<scheduled time in Unix minutes>, as both controllers name them.
+// <CronJob>-<scheduled time in Unix minutes>, as both controllers name them (with spec.spread too: the name
+// keeps the scheduled time). A lag is measured from the run's start time (side.startOf).
 func scheduleStatsOf(events []auditEvent, side cronJobSide, prefix string, cronJobs int, first time.Time, slots int,
 	end time.Time) scheduleStats {
 	st := scheduleStats{requestsByKind: map[string]int{}, slots: slots, cronJobNum: cronJobs}
@@ -137,7 +146,7 @@ func scheduleStatsOf(events []auditEvent, side cronJobSide, prefix string, cronJ
 		k := slot{e.ObjectRef.Name[:i], m}
 		creates[k]++
 		if creates[k] == 1 {
-			st.lags = append(st.lags, e.Received.Sub(time.Unix(m*60, 0)))
+			st.lags = append(st.lags, e.Received.Sub(side.startOf(k.cj, time.Unix(m*60, 0))))
 		}
 	}
 	for _, n := range creates {
@@ -154,4 +163,26 @@ func (st scheduleStats) perJob() float64 {
 		return 0
 	}
 	return float64(st.requests) / float64(st.created)
+}
+
+// peakPerSecond is the largest number of the events keep selects received within one wall-clock second
+// (the second they fall in, as Received.Truncate(time.Second)) in [from, end), and that second.
+func peakPerSecond(events []auditEvent, keep func(auditEvent) bool, from, end time.Time) (int, time.Time) {
+	perSecond := map[time.Time]int{}
+	for _, e := range events {
+		if e.Received.Before(from) || !e.Received.Before(end) || !keep(e) {
+			continue
+		}
+		perSecond[e.Received.Truncate(time.Second)]++
+	}
+	var (
+		peak int
+		at   time.Time
+	)
+	for s, n := range perSecond {
+		if n > peak || (n == peak && s.Before(at)) {
+			peak, at = n, s
+		}
+	}
+	return peak, at
 }

@@ -119,6 +119,13 @@ func (bc *benchCluster) auditLog() string { return filepath.Join(bc.dir, "audit.
 // createAll creates n objects made by mk with 16 parallel workers, failing tb on the first error.
 func createAll(tb testing.TB, c client.Client, n int, mk func(i int) client.Object) {
 	tb.Helper()
+	inParallel(tb, n, "creating", func(ctx context.Context, i int) error { return c.Create(ctx, mk(i)) })
+}
+
+// inParallel calls do for 0…n-1 with 16 parallel workers and a minute's timeout each, failing tb on the
+// first error (reported as "<what> object <i>").
+func inParallel(tb testing.TB, n int, what string, do func(ctx context.Context, i int) error) {
+	tb.Helper()
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
@@ -131,12 +138,12 @@ func createAll(tb testing.TB, c client.Client, n int, mk func(i int) client.Obje
 			defer wg.Done()
 			for i := range next {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				err := c.Create(ctx, mk(i))
+				err := do(ctx, i)
 				cancel()
 				if err != nil {
 					mu.Lock()
 					if first == nil {
-						first = fmt.Errorf("creating object %d: %w", i, err)
+						first = fmt.Errorf("%s object %d: %w", what, i, err)
 					}
 					mu.Unlock()
 				}

@@ -63,7 +63,7 @@ func Judge(ok bool) Verdict {
 
 // Row is one line of the results table. Figures are formatted with their unit (FormatDuration).
 type Row struct {
-	ID      string // P1…P7
+	ID      string // P1…P8
 	Measure string
 	Siteops string // siteops' figure
 	Anchor  string // the anchor's figure, with what the anchor is
@@ -94,6 +94,10 @@ var catalogue = []Row{
 		Notes:  "anchor: controller-runtime defaults without ReleaseOnCancel"},
 	{ID: "P7", Measure: "manager RSS with 5k CronJobs + 20k Jobs in cache", Target: "≤ 1.0×",
 		Notes: "anchor: kube-controller-manager (CronJob + Job controllers) on the same objects"},
+	{ID: "P8", Measure: "CronJob `spread: 30s` (issue 19): peak apiserver writes per second; lag from each run's " +
+		"own start time (scheduled + stagger offset), p50/p99",
+		Target: "peak ≤ 0.5× the unspread side's, spread lag p99 ≤ 1 s, 0 missed, 0 duplicates",
+		Notes:  "anchor: the same CronJobs without spread, same manager, same run"},
 }
 
 // Results collects the rows measured in one run; safe for concurrent use.
