@@ -24,7 +24,7 @@ limitations under the License.
 //	siteops render [--repo DIR|URL] [--ref REF] [--site S] [--out DIR]
 //	siteops render --dir DIR [--image name=newName:tag]...
 //	siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
-//	siteops diff --base REV [--head REV] [--format text|markdown] [--exit-code]   every site, for a PR
+//	siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]
 //	siteops sites [--repo DIR] [--since REV]
 //	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
 //	siteops version
