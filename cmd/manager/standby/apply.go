@@ -105,6 +105,22 @@ func (c *WriteRecorder) recordApply(obj runtime.ApplyConfiguration, a *applied) 
 		ResourceVersion: a.resourceVersion, DryRun: c.DryRun})
 }
 
+// recordRefusedApply records an apply the apiserver refused, with the top-level fields it asked for, against
+// the version of the object it was computed from.
+func (c *WriteRecorder) recordRefusedApply(obj runtime.ApplyConfiguration, a *applied) {
+	want, err := comparableFields(obj)
+	if err != nil || c.Report == nil {
+		return
+	}
+	fields := make([]string, 0, len(want))
+	for k := range want {
+		fields = append(fields, "."+k)
+	}
+	sort.Strings(fields)
+	c.Report.Record(Write{Verb: "apply", Kind: a.kind, Namespace: a.namespace, Name: a.name, Fields: fields,
+		ResourceVersion: a.resourceVersion, DryRun: c.DryRun})
+}
+
 // comparableFields is what an apply can change of obj: its spec and the other top-level fields, labels,
 // annotations and owner references; not its status (other controllers write it) nor the metadata the
 // apiserver keeps.

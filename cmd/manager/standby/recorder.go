@@ -89,9 +89,10 @@ func (c *WriteRecorder) DeleteAllOf(ctx context.Context, obj client.Object, opts
 	return c.Client.DeleteAllOf(ctx, obj, opts...)
 }
 
-// Apply sends a server-side apply and records it when it changes the object (or would, for a dry run): an
-// apply of what the object already holds is no write, so a controller that applies its desired state on
-// every reconcile does not fill the report with repeats.
+// Apply sends a server-side apply and records it when it changes the object (or would, for a dry run), or
+// when the apiserver refuses it: an apply of what the object already holds is no write, so a controller that
+// applies its desired state on every reconcile does not fill the report with repeats, while one it keeps
+// wanting and cannot have (a quota, an admission webhook) is recorded each time, as a create or patch is.
 func (c *WriteRecorder) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
 	before, err := c.current(ctx, obj)
 	if err != nil {
@@ -101,6 +102,7 @@ func (c *WriteRecorder) Apply(ctx context.Context, obj runtime.ApplyConfiguratio
 		opts = append(opts, client.DryRunAll)
 	}
 	if err := c.Client.Apply(ctx, obj, opts...); err != nil {
+		c.recordRefusedApply(obj, before) // wanted all the same: a write the apiserver keeps refusing is a disagreement
 		return err
 	}
 	c.recordApply(obj, before)

@@ -19,12 +19,14 @@ package standby_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/siteops/siteops/cmd/manager/standby"
@@ -71,4 +73,31 @@ func TestApplyIsRecordedOnlyWhenItChangesSomething(t *testing.T) {
 	got := &corev1.ConfigMap{}
 	g.Expect(direct.Get(ctx, key, got)).To(Succeed())
 	g.Expect(got.Data).To(Equal(map[string]string{"k": "2"}))
+}
+
+// TestRefusedApplyIsRecordedEachTime: an apply the apiserver refuses (here an invalid ConfigMap key; in a
+// cluster, a quota or an admission webhook) is a write the controller wants and cannot have. It is recorded
+// every time, and wanted again RepeatAfter later of the same object version it counts as unexpected.
+func TestRefusedApplyIsRecordedEachTime(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	direct, err := client.New(env.Config, client.Options{Scheme: env.Scheme})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "refused"}})).To(Succeed())
+	clk := clocktesting.NewFakeClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
+	report := &standby.Report{Clock: clk}
+	dr := standby.NewWriteRecorder(direct, report, true)
+	invalid := corev1ac.ConfigMap("cm", "refused").WithData(map[string]string{"not a valid key!": "v"})
+
+	g.Expect(dr.Apply(ctx, invalid, client.FieldOwner("recorder-test"))).NotTo(Succeed())
+	s := report.Summarize(false)
+	g.Expect(s.Writes).To(Equal(1))
+	g.Expect(s.Recent[0].Verb).To(Equal("apply"))
+	g.Expect(s.Recent[0].Fields).To(ContainElement(".data"))
+	g.Expect(s.UnexpectedWrites).To(Equal(0))
+
+	clk.Step(standby.RepeatAfter)
+	g.Expect(dr.Apply(ctx, invalid, client.FieldOwner("recorder-test"))).NotTo(Succeed())
+	g.Expect(report.Summarize(false).Writes).To(Equal(2))
+	g.Expect(report.Summarize(false).UnexpectedWrites).To(Equal(1), "still wanted, of the same (absent) object")
 }
