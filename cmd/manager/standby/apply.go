@@ -85,19 +85,31 @@ func (c *WriteRecorder) recordApply(obj runtime.ApplyConfiguration, a *applied) 
 	if err != nil {
 		return
 	}
-	var fields []string
 	if a.before == nil {
-		for k := range after {
-			fields = append(fields, "."+k)
-		}
-		sort.Strings(fields)
-	} else {
-		diffPaths("", a.before, after, 0, &fields)
-		sort.Strings(fields)
-		if len(fields) == 0 {
-			return
-		}
+		c.recordApplyOf(a, topLevelFields(after))
+		return
 	}
+	var fields []string
+	diffPaths("", a.before, after, 0, &fields)
+	if len(fields) == 0 {
+		return
+	}
+	sort.Strings(fields)
+	c.recordApplyOf(a, fields)
+}
+
+// recordRefusedApply records an apply the apiserver refused, with the top-level fields it asked for, against
+// the version of the object it was computed from.
+func (c *WriteRecorder) recordRefusedApply(obj runtime.ApplyConfiguration, a *applied) {
+	want, err := comparableFields(obj)
+	if err != nil {
+		return
+	}
+	c.recordApplyOf(a, topLevelFields(want))
+}
+
+// recordApplyOf adds the apply of the object a describes, setting fields, to the report.
+func (c *WriteRecorder) recordApplyOf(a *applied, fields []string) {
 	if c.Report == nil {
 		return
 	}
@@ -105,20 +117,14 @@ func (c *WriteRecorder) recordApply(obj runtime.ApplyConfiguration, a *applied) 
 		ResourceVersion: a.resourceVersion, DryRun: c.DryRun})
 }
 
-// recordRefusedApply records an apply the apiserver refused, with the top-level fields it asked for, against
-// the version of the object it was computed from.
-func (c *WriteRecorder) recordRefusedApply(obj runtime.ApplyConfiguration, a *applied) {
-	want, err := comparableFields(obj)
-	if err != nil || c.Report == nil {
-		return
-	}
-	fields := make([]string, 0, len(want))
-	for k := range want {
+// topLevelFields lists m's keys as field paths (".spec"), sorted.
+func topLevelFields(m map[string]any) []string {
+	fields := make([]string, 0, len(m))
+	for k := range m {
 		fields = append(fields, "."+k)
 	}
 	sort.Strings(fields)
-	c.Report.Record(Write{Verb: "apply", Kind: a.kind, Namespace: a.namespace, Name: a.name, Fields: fields,
-		ResourceVersion: a.resourceVersion, DryRun: c.DryRun})
+	return fields
 }
 
 // comparableFields is what an apply can change of obj: its spec and the other top-level fields, labels,
