@@ -133,8 +133,10 @@ type scope struct {
 	obj *gitopsv1alpha1.SiteSync
 	// before is the status as read, to find what changed.
 	before gitopsv1alpha1.SiteSyncStatus
-	source *gitops.Auth
-	target *gitops.Auth
+	// beforeSites indexes before.Sites by name (see previous).
+	beforeSites map[string]gitopsv1alpha1.SiteStatus
+	source      *gitops.Auth
+	target      *gitops.Auth
 	// signingKey signs the pushed commits and trusted verifies the source commit (trust.go); nil when unset.
 	signingKey *gitops.SigningKey
 	trusted    *gitops.TrustedKeys
@@ -181,6 +183,18 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		kit.Step[*scope]{Name: "refresh", Run: r.refreshApplications},
 		kit.Step[*scope]{Name: "delivery-events", Run: r.emitDeliveryEvents},
 	))
+}
+
+// previous is the site's status as the reconcile read it; the index is built once per reconcile.
+func (run *scope) previous(site string) (gitopsv1alpha1.SiteStatus, bool) {
+	if run.beforeSites == nil {
+		run.beforeSites = make(map[string]gitopsv1alpha1.SiteStatus, len(run.before.Sites))
+		for _, s := range run.before.Sites {
+			run.beforeSites[s.Name] = s
+		}
+	}
+	s, ok := run.beforeSites[site]
+	return s, ok
 }
 
 // finish scrubs the reconcile's error, records it as an event and in the conditions, and patches the status

@@ -62,7 +62,7 @@ func (r *Reconciler) observeDelivery(ctx context.Context, run *scope) error {
 			d.DeliveryMessage = fmt.Sprintf("no Argo CD Application in namespace %s is labelled %s=%s and %s=%s",
 				run.obj.DeliveryNamespace(), gitopsv1alpha1.LabelSiteSync, run.obj.Name, gitopsv1alpha1.LabelSite, s.Name)
 		}
-		d.DeliveryMessage = truncate(run.redact.String(oneLine(d.DeliveryMessage)), maxDeliveryMessageLen)
+		d.DeliveryMessage = kit.Truncate(run.redact.String(oneLine(d.DeliveryMessage)), maxDeliveryMessageLen)
 		r.setDelivery(run, s, d)
 		if d.Delivery == gitopsv1alpha1.DeliveryDelivered {
 			delivered++
@@ -138,11 +138,9 @@ func (r *Reconciler) setDelivery(run *scope, s *gitopsv1alpha1.SiteStatus, d git
 	d.RenderedCommit = s.RenderedCommit
 	now := metav1.NewTime(r.Clock.Now())
 	d.Since = &now
-	for _, prev := range run.before.Sites {
-		if prev.Name == s.Name && prev.Since != nil && prev.Delivery == d.Delivery &&
-			prev.SyncStatus == d.SyncStatus && prev.Health == d.Health {
-			d.Since = prev.Since
-		}
+	if prev, ok := run.previous(s.Name); ok && prev.Since != nil && prev.Delivery == d.Delivery &&
+		prev.SyncStatus == d.SyncStatus && prev.Health == d.Health {
+		d.Since = prev.Since
 	}
 	s.SiteDelivery = d
 }

@@ -28,10 +28,6 @@ import (
 // with Argo CD's message: once per site, state and rendered commit. It also observes
 // siteops_site_convergence_seconds for each site newly delivered at a revision this controller pushed.
 func (r *Reconciler) emitDeliveryEvents(_ context.Context, run *scope) error {
-	before := make(map[string]gitopsv1alpha1.SiteStatus, len(run.before.Sites))
-	for _, s := range run.before.Sites {
-		before[s.Name] = s
-	}
 	key := client.ObjectKeyFromObject(run.obj)
 	for _, s := range run.obj.Status.Sites {
 		if s.Delivery == gitopsv1alpha1.DeliveryDelivered {
@@ -44,7 +40,7 @@ func (r *Reconciler) emitDeliveryEvents(_ context.Context, run *scope) error {
 		if reason == "" || s.RenderedCommit == "" {
 			continue
 		}
-		if prev, ok := before[s.Name]; ok && prev.Delivery == s.Delivery && prev.RenderedCommit == s.RenderedCommit {
+		if prev, ok := run.previous(s.Name); ok && prev.Delivery == s.Delivery && prev.RenderedCommit == s.RenderedCommit {
 			continue
 		}
 		r.events().Warning(run.obj, reason, "site %s is %s on its cluster (Application %s, rendered commit %s): %s",

@@ -59,12 +59,8 @@ func (r *Reconciler) emitEvents(_ context.Context, run *scope) error {
 		changedSites(res), r.Clock.Now()); ok {
 		syncLag.Observe(lag.Seconds())
 	}
-	before := make(map[string]gitopsv1alpha1.SiteStatus, len(run.before.Sites))
-	for _, s := range run.before.Sites {
-		before[s.Name] = s
-	}
 	for _, s := range run.obj.Status.Sites {
-		prev, known := before[s.Name]
+		prev, known := run.previous(s.Name)
 		if s.Ready || (known && !prev.Ready && prev.InputDigest == s.InputDigest) {
 			continue
 		}
@@ -89,13 +85,13 @@ func (r *Reconciler) emitFailureEvent(run *scope, err error) {
 	msg := err.Error() // scrubbed by Reconcile, as in the condition
 	if _, stalled := kit.AsStall(err); stalled {
 		prev := meta.FindStatusCondition(run.before.Conditions, gitopsv1alpha1.ConditionStalled)
-		if prev == nil || prev.Status != metav1.ConditionTrue || prev.Message != truncate(msg, maxMessageLen) {
+		if prev == nil || prev.Status != metav1.ConditionTrue || prev.Message != kit.ConditionMessage(msg) {
 			r.events().Warning(run.obj, gitopsv1alpha1.EventStalled, "%s", msg)
 		}
 		return
 	}
 	prev := meta.FindStatusCondition(run.before.Conditions, gitopsv1alpha1.ConditionReady)
-	if prev == nil || prev.Reason != gitopsv1alpha1.ReasonSyncFailed || prev.Message != truncate(msg, maxMessageLen) {
+	if prev == nil || prev.Reason != gitopsv1alpha1.ReasonSyncFailed || prev.Message != kit.ConditionMessage(msg) {
 		r.events().Warning(run.obj, gitopsv1alpha1.EventSyncFailed, "%s", msg)
 	}
 }

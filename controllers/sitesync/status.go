@@ -28,8 +28,8 @@ import (
 	"github.com/siteops/siteops/gitops"
 )
 
-// maxMessageLen bounds a site's message in status; kustomize errors can be long.
-const maxMessageLen = 1024
+// maxSiteMessageLen bounds a site's message in status; kustomize errors can be long.
+const maxSiteMessageLen = 1024
 
 // recordResult copies the sync result into status: revisions, the per-site state and the ForeignCommits
 // condition. Conditions Ready/Reconciling/Stalled are set by summarize, from the outcome of the whole run.
@@ -45,7 +45,7 @@ func (r *Reconciler) recordResult(_ context.Context, run *scope) error {
 			InputDigest:          s.InputDigest,
 			Ready:                s.Ready,
 			Reason:               string(s.Reason),
-			Message:              truncate(run.redact.String(s.Message), maxMessageLen),
+			Message:              kit.Truncate(run.redact.String(s.Message), maxSiteMessageLen),
 			Warnings:             redactAll(run.redact, s.Warnings),
 			LastRenderedRevision: s.LastRenderedRevision,
 			SiteDelivery:         gitopsv1alpha1.SiteDelivery{RenderedCommit: s.RenderedCommit},
@@ -122,13 +122,6 @@ func short(sha string) string {
 		return sha[:12]
 	}
 	return sha
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n-3] + "..."
 }
 
 func redactAll(r gitops.Redactor, in []string) []string {

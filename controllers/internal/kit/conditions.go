@@ -97,7 +97,7 @@ func (c Conditions) Set(obj Conditioned, typ string, v Verdict) {
 	}
 	conds := obj.GetConditions()
 	meta.SetStatusCondition(&conds, metav1.Condition{
-		Type: typ, Status: v.Status, Reason: v.Reason, Message: truncate(v.Message, maxMessageLen),
+		Type: typ, Status: v.Status, Reason: v.Reason, Message: ConditionMessage(v.Message),
 		ObservedGeneration: obj.GetGeneration(), LastTransitionTime: metav1.NewTime(clk.Now()),
 	})
 	obj.SetConditions(conds)
@@ -144,8 +144,12 @@ func (c Conditions) Summarize(obj Conditioned, out Outcome) {
 	}
 }
 
-// truncate cuts s to n bytes, marking the cut.
-func truncate(s string, n int) string {
+// ConditionMessage is s as Set writes it into a condition: cut to the bound of a condition message. A
+// controller compares an earlier condition's message with it to tell whether something new happened.
+func ConditionMessage(s string) string { return Truncate(s, maxMessageLen) }
+
+// Truncate cuts s to n bytes, marking the cut.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
