@@ -18,7 +18,8 @@ dir_of() {
     kube) echo "$SITEOPS_CACHE/bin/kube-$KUBE_VERSION" ;;
     kwok) echo "$SITEOPS_CACHE/bin/kwok-$KWOK_VERSION" ;;
     rollouts) echo "$SITEOPS_CACHE/bin/rollouts-$ROLLOUTS_VERSION" ;;
-    argocd) echo "$SITEOPS_CACHE/bin/argocd-$ARGOCD_VERSION" ;;
+    # The Argo CD build links hack/argocd/main.go: a change to it is a new build.
+    argocd) echo "$SITEOPS_CACHE/bin/argocd-$ARGOCD_VERSION-$(sha256sum "$here/argocd/main.go" | cut -c1-8)" ;;
     kustomize) echo "$SITEOPS_CACHE/bin/kustomize-$KUSTOMIZE_VERSION" ;;
     *) echo "unknown component $1" >&2; return 1 ;;
   esac
@@ -136,6 +137,7 @@ build_argocd() {
   ln -sf argocd "$1/argocd-application-controller"
   ln -sf argocd "$1/argocd-repo-server"
   ln -sf argocd "$1/argocd-git-ask-pass"
+  ln -sf argocd "$1/argocd-applicationset-controller"
   mkdir -p "$1/crds" && cp manifests/crds/*-crd.yaml "$1/crds/"
 }
 

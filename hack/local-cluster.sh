@@ -1,30 +1,42 @@
 #!/usr/bin/env bash
 # local-cluster.sh runs a real Kubernetes control plane without containers, every listener on 127.0.0.1:
 # etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (simulated node: pods go Ready, Job pods
-# Succeed), the Argo Rollouts controller, and Argo CD's application-controller + repo-server (with Debian's
-# redis-server) plus a git daemon serving $SITEOPS_CLUSTER_DIR/git. Binaries come from hack/build-bins.sh.
+# Succeed), the Argo Rollouts controller, and Argo CD's application-controller, ApplicationSet controller and
+# repo-server (with Debian's redis-server) plus a git daemon serving $SITEOPS_CLUSTER_DIR/git: the hub.
+# With SITEOPS_CLUSTER_SITES it also starts one site cluster per name: a kube-apiserver of its own (own CA, own
+# credentials, sharing the hub's etcd under --etcd-prefix=/sites/NAME) with its own kube-controller-manager,
+# kube-scheduler and kwok, registered in the hub's Argo CD as the cluster NAME (a declarative cluster Secret).
+# Binaries come from hack/build-bins.sh.
 #
 #   hack/local-cluster.sh up      start what is not running (idempotent); builds missing binaries first
 #   hack/local-cluster.sh down    stop what up started, by PID file (add --wipe to delete the state)
 #   hack/local-cluster.sh env     print the exports that point kubectl (and the argo rollouts plugin) at it
 #   hack/local-cluster.sh status  show each process
 #   hack/local-cluster.sh restart-apiserver [SECONDS]  SIGKILL kube-apiserver, keep it down SECONDS (10), start it
+#   hack/local-cluster.sh stop-site NAME   stop site NAME's processes (as an unreachable cluster); start-site NAME
+#   hack/local-cluster.sh add-site NAME    start one more site cluster and register it in Argo CD
 #
 # SITEOPS_CLUSTER_DIR (default $SITEOPS_CACHE/cluster) holds state, logs and the admin kubeconfig;
 # SITEOPS_CLUSTER_PORT_BASE (default 26400) shifts every port so two clusters can run side by side;
 # SITEOPS_CLUSTER_COMPONENTS (default "kwok rollouts argocd") picks the optional parts;
 # SITEOPS_CLUSTER_KCM_CONTROLLERS (default '*') the kube-controller-manager controllers (benchmarks run the
 # CronJob controller in a kube-controller-manager of their own); SITEOPS_CLUSTER_AUDIT=1 writes an audit log of
-# every write request to $SITEOPS_CLUSTER_DIR/audit.log (benchmarks count requests and time them from it).
+# every write request to $SITEOPS_CLUSTER_DIR/audit.log (benchmarks count requests and time them from it);
+# SITEOPS_CLUSTER_SITES (default none) names the site clusters, e.g. "site-a site-b" or site-a,site-b; site
+# i's ports start at port base + 20 + 5i, its state is in $SITEOPS_CLUSTER_DIR/sites/NAME (admin.kubeconfig).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.sh"
+. "$here/local-sites.sh"
 D=${SITEOPS_CLUSTER_DIR:-$SITEOPS_CACHE/cluster}
 PB=${SITEOPS_CLUSTER_PORT_BASE:-26400}
 COMPONENTS=${SITEOPS_CLUSTER_COMPONENTS:-kwok rollouts argocd}
 ETCD_PORT=$((PB + 1)) ETCD_PEER=$((PB + 2)) API_PORT=$((PB + 3)) KCM_PORT=$((PB + 4)) SCHED_PORT=$((PB + 5))
 KWOK_PORT=$((PB + 6)) RO_METRICS=$((PB + 7)) RO_HEALTHZ=$((PB + 8)) REDIS_PORT=$((PB + 9)) REPO_PORT=$((PB + 10))
-REPO_METRICS=$((PB + 11)) CTRL_METRICS=$((PB + 12)) GIT_PORT=$((PB + 13))
+REPO_METRICS=$((PB + 11)) CTRL_METRICS=$((PB + 12)) GIT_PORT=$((PB + 13)) APPSET_METRICS=$((PB + 14))
+APPSET_PROBE=$((PB + 15)) APPSET_WEBHOOK=$((PB + 16))
+SITES=${SITEOPS_CLUSTER_SITES:-}
+SITES=${SITES//,/ }
 export KUBECONFIG=$D/admin.kubeconfig
 P=$D/pki
 
@@ -190,15 +202,24 @@ spec:
   destinations: [{server: '*', namespace: '*'}]
   clusterResourceWhitelist: [{group: '*', kind: '*'}]
 EOT
-  # ARGOCD_FAKE_IN_CLUSTER: the in-cluster destination uses $KUBECONFIG.
+  # ARGOCD_FAKE_IN_CLUSTER: the in-cluster destination uses $KUBECONFIG. --persist-resource-health (Argo CD 3
+  # keeps resource health out of the Application otherwise): siteops reports a site's Degraded resources and
+  # its manager Rollout from it.
   ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true start argocd-repo-server "$a/argocd-repo-server" \
     --address 127.0.0.1 --port "$REPO_PORT" --metrics-address 127.0.0.1 --metrics-port "$REPO_METRICS" \
     --disable-tls --redis "127.0.0.1:$REDIS_PORT" --revision-cache-expiration 10s
   ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true start argocd-application-controller \
     "$a/argocd-application-controller" --kubeconfig "$KUBECONFIG" --namespace argocd \
     --repo-server "127.0.0.1:$REPO_PORT" --repo-server-plaintext --redis "127.0.0.1:$REDIS_PORT" \
-    --metrics-port "$CTRL_METRICS" --app-resync 15 --app-resync-jitter 0
+    --metrics-port "$CTRL_METRICS" --app-resync 15 --app-resync-jitter 0 --persist-resource-health
   waitfor argocd-application-controller curl -sf "http://127.0.0.1:$CTRL_METRICS/healthz"
+  # The ApplicationSet controller generates one Application per site folder of the rendered branch.
+  start argocd-applicationset-controller "$a/argocd-applicationset-controller" --kubeconfig "$KUBECONFIG" \
+    --namespace argocd --argocd-repo-server "127.0.0.1:$REPO_PORT" --repo-server-plaintext \
+    --metrics-addr "127.0.0.1:$APPSET_METRICS" --probe-addr "127.0.0.1:$APPSET_PROBE" \
+    --webhook-addr "127.0.0.1:$APPSET_WEBHOOK" --enable-scm-providers=false --logformat text
+  # It registers no health check: its metrics endpoint answering means it runs.
+  waitfor argocd-applicationset-controller curl -sf -o /dev/null "http://127.0.0.1:$APPSET_METRICS/metrics"
 }
 
 cmd_up() {
@@ -212,23 +233,32 @@ cmd_up() {
   has kwok && up_kwok
   has rollouts && up_rollouts
   has argocd && up_argocd
+  local site
+  for site in $SITES; do up_site "$site"; done
   log "cluster up: $(cmd_env | tr '\n' ' ')"
 }
 
+# stop NAME stops the process started as NAME (SIGTERM, SIGKILL after 10 s) and removes its PID file.
+stop() {
+  local f=$D/$1.pid p i
+  [ -f "$f" ] || return 0
+  p=$(cat "$f")
+  if kill -0 "$p" 2>/dev/null; then
+    kill "$p"
+    for i in $(seq 1 40); do kill -0 "$p" 2>/dev/null || break; sleep 0.25; done
+    kill -0 "$p" 2>/dev/null && kill -9 "$p"
+    log "stopped $1 ($p)"
+  fi
+  rm -f "$f"
+}
+
 cmd_down() {
-  local n f p i
-  for n in argocd-application-controller argocd-repo-server redis git-daemon rollouts-controller kwok \
-    kube-scheduler kube-controller-manager kube-apiserver etcd; do
-    f=$D/$n.pid
-    [ -f "$f" ] || continue
-    p=$(cat "$f")
-    if kill -0 "$p" 2>/dev/null; then
-      kill "$p"
-      for i in $(seq 1 40); do kill -0 "$p" 2>/dev/null || break; sleep 0.25; done
-      kill -0 "$p" 2>/dev/null && kill -9 "$p"
-      log "stopped $n ($p)"
-    fi
-    rm -f "$f"
+  local n f
+  # Site clusters first (every PID file named site.<name>.*), then the hub.
+  for f in "$D"/site.*.pid; do [ -f "$f" ] && stop "$(basename "$f" .pid)"; done
+  for n in argocd-applicationset-controller argocd-application-controller argocd-repo-server redis git-daemon \
+    rollouts-controller kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do
+    stop "$n"
   done
   if [ "${1:-}" = --wipe ]; then rm -rf "$D" && log "wiped $D"; fi
 }
@@ -248,6 +278,7 @@ cmd_restart_apiserver() {
 
 cmd_env() {
   echo "export KUBECONFIG=$KUBECONFIG"
+  [ -z "$SITES" ] || echo "export SITEOPS_CLUSTER_SITES=$(echo $SITES | tr ' ' ,) SITEOPS_CLUSTER_SITES_DIR=$D/sites"
   echo "export PATH=$(bindir rollouts):\$PATH"
   echo "export SITEOPS_GIT_DAEMON=git://127.0.0.1:$GIT_PORT SITEOPS_GIT_ROOT=$D/git"
 }
@@ -267,5 +298,7 @@ case ${1:-} in
   env) cmd_env ;;
   status) cmd_status ;;
   restart-apiserver) shift; cmd_restart_apiserver "${1:-10}" ;;
-  *) echo "usage: $0 up|down [--wipe]|env|status|restart-apiserver [SECONDS]" >&2; exit 2 ;;
+  stop-site) shift; stop_site "${1:?site name}" ;;
+  start-site | add-site) shift; mkdir -p "$D/logs"; up_site "${1:?site name}" ;;
+  *) echo "usage: $0 up|down [--wipe]|env|status|restart-apiserver [SECONDS]|stop-site NAME|start-site NAME|add-site NAME" >&2; exit 2 ;;
 esac

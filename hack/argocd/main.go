@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 // Command siteops-argocd is the Argo CD that siteops' end-to-end cluster runs: one multi-call binary with only
-// the application controller, the repo server and the Git askpass helper (Argo CD's ./cmd links every
+// the application controller, the ApplicationSet controller (it generates one Application per site folder of
+// the rendered branch), the repo server and the Git askpass helper (Argo CD's ./cmd links every
 // component: API server, CLI, Dex, notifications…). The role comes from the name it is called by (argv[0]) or
 // from ARGOCD_BINARY_NAME, as in Argo CD's own ./cmd.
 //
@@ -31,6 +32,7 @@ import (
 	"path/filepath"
 
 	appcontroller "github.com/argoproj/argo-cd/v3/cmd/argocd-application-controller/commands"
+	appsetcontroller "github.com/argoproj/argo-cd/v3/cmd/argocd-applicationset-controller/commands"
 	gitaskpass "github.com/argoproj/argo-cd/v3/cmd/argocd-git-ask-pass/commands"
 	reposerver "github.com/argoproj/argo-cd/v3/cmd/argocd-repo-server/commands"
 	"github.com/argoproj/argo-cd/v3/util/log"
@@ -48,12 +50,14 @@ func main() {
 	switch name {
 	case "argocd-application-controller":
 		cmd = appcontroller.NewCommand()
+	case "argocd-applicationset-controller":
+		cmd = appsetcontroller.NewCommand()
 	case "argocd-repo-server":
 		cmd = reposerver.NewCommand()
 	case "argocd-git-ask-pass":
 		cmd = gitaskpass.NewCommand()
 	default:
-		fmt.Fprintf(os.Stderr, "%s: siteops' Argo CD build has argocd-application-controller, argocd-repo-server and argocd-git-ask-pass only\n", name)
+		fmt.Fprintf(os.Stderr, "%s: siteops' Argo CD build has argocd-application-controller, argocd-applicationset-controller, argocd-repo-server and argocd-git-ask-pass only\n", name)
 		os.Exit(2)
 	}
 	if err := cmd.Execute(); err != nil {

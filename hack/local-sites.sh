@@ -1,0 +1,127 @@
+# local-sites.sh is sourced by local-cluster.sh: the site clusters of the local fleet. A site is a cluster of
+# its own, as Argo CD sees it: its own kube-apiserver (own CA, own serving certificate, own client credentials)
+# with its own kube-controller-manager, kube-scheduler and kwok node, so Deployments, Jobs and Rollouts become
+# Ready there. Its state lives under the hub's etcd with --etcd-prefix=/sites/NAME: one etcd saves ~100 MB a
+# site and keeps the sites apart all the same. Argo CD on the hub reaches it through a declarative cluster Secret
+# named cluster-NAME (label argocd.argoproj.io/secret-type=cluster), never as in-cluster.
+# shellcheck shell=bash
+
+# site_port NAME prints the first port of site NAME: the port base + 20 + 5 × (its index among the sites
+# started in this state folder). The index is kept in the site's folder so a restart keeps its ports.
+site_port() {
+  local sd=$D/sites/$1 n
+  if [ ! -f "$sd/port" ]; then
+    mkdir -p "$D/sites"
+    n=$(find "$D/sites" -mindepth 2 -maxdepth 2 -name port | wc -l)
+    mkdir -p "$sd" && echo $((PB + 20 + 5 * n)) >"$sd/port"
+  fi
+  cat "$sd/port"
+}
+
+# site_pki NAME writes the site's CA, its apiserver's serving certificate, a client certificate for its admin
+# (system:masters) and one for Argo CD (user argocd-manager, bound to cluster-admin on the site).
+site_pki() {
+  local sp=$D/sites/$1/pki q=openssl u
+  [ -f "$sp/argocd.crt" ] && return
+  mkdir -p "$sp"
+  $q req -x509 -newkey rsa:2048 -nodes -keyout "$sp/ca.key" -out "$sp/ca.crt" -subj "/CN=siteops-site-$1-ca" -days 3650 2>/dev/null
+  $q req -newkey rsa:2048 -nodes -keyout "$sp/apiserver.key" -out "$sp/apiserver.csr" -subj /CN=kube-apiserver 2>/dev/null
+  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >"$sp/apiserver.ext"
+  $q x509 -req -in "$sp/apiserver.csr" -CA "$sp/ca.crt" -CAkey "$sp/ca.key" -CAcreateserial -out "$sp/apiserver.crt" -days 3650 -extfile "$sp/apiserver.ext" 2>/dev/null
+  printf 'extendedKeyUsage=clientAuth\n' >"$sp/client.ext"
+  for u in "admin:/O=system:masters/CN=admin" "argocd:/CN=argocd-manager"; do
+    $q req -newkey rsa:2048 -nodes -keyout "$sp/${u%%:*}.key" -out "$sp/${u%%:*}.csr" -subj "${u#*:}" 2>/dev/null
+    $q x509 -req -in "$sp/${u%%:*}.csr" -CA "$sp/ca.crt" -CAkey "$sp/ca.key" -CAcreateserial -out "$sp/${u%%:*}.crt" -days 3650 -extfile "$sp/client.ext" 2>/dev/null
+  done
+  $q genrsa -out "$sp/sa.key" 2048 2>/dev/null
+  $q rsa -in "$sp/sa.key" -pubout -out "$sp/sa.pub" 2>/dev/null
+}
+
+# site_kubeconfig NAME writes the site's admin kubeconfig.
+site_kubeconfig() {
+  local sd=$D/sites/$1 port
+  port=$(site_port "$1")
+  [ -f "$sd/admin.kubeconfig" ] && return
+  KUBECONFIG=$sd/admin.kubeconfig kubectl config set-cluster "$1" --server="https://127.0.0.1:$port" \
+    --certificate-authority="$sd/pki/ca.crt" --embed-certs >/dev/null
+  KUBECONFIG=$sd/admin.kubeconfig kubectl config set-credentials admin --client-certificate="$sd/pki/admin.crt" \
+    --client-key="$sd/pki/admin.key" --embed-certs >/dev/null
+  KUBECONFIG=$sd/admin.kubeconfig kubectl config set-context "$1" --cluster="$1" --user=admin >/dev/null
+  KUBECONFIG=$sd/admin.kubeconfig kubectl config use-context "$1" >/dev/null
+}
+
+# up_site NAME starts site NAME (what is not running) and registers it in the hub's Argo CD.
+up_site() {
+  local name=$1 sd=$D/sites/$1 port kube k kc
+  case $name in *[!a-z0-9-]* | "") log "site name $name: lower-case letters, digits and '-' only"; return 1 ;; esac
+  port=$(site_port "$name")
+  kube=$(bindir kube) k=$(bindir kwok) kc=$sd/admin.kubeconfig
+  site_pki "$name"
+  site_kubeconfig "$name"
+  local sp=$sd/pki
+  start "site.$name.kube-apiserver" "$kube/kube-apiserver" --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+    --etcd-prefix="/sites/$name" --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$port" \
+    --endpoint-reconciler-type=none --tls-cert-file="$sp/apiserver.crt" --tls-private-key-file="$sp/apiserver.key" \
+    --client-ca-file="$sp/ca.crt" --requestheader-client-ca-file="$sp/ca.crt" \
+    --requestheader-allowed-names=front-proxy-client --requestheader-username-headers=X-Remote-User \
+    --requestheader-group-headers=X-Remote-Group --requestheader-extra-headers-prefix=X-Remote-Extra- \
+    --authorization-mode=Node,RBAC --service-account-issuer="https://$name.sites.siteops.local" \
+    --service-account-key-file="$sp/sa.pub" --service-account-signing-key-file="$sp/sa.key" \
+    --service-cluster-ip-range=10.96.0.0/24 --allow-privileged=true --cert-dir="$sd/apiserver-certs" --profiling=false
+  waitfor "site $name kube-apiserver" kubectl --kubeconfig "$kc" get --raw /readyz
+  start "site.$name.kube-controller-manager" "$kube/kube-controller-manager" --kubeconfig="$kc" \
+    --authentication-kubeconfig="$kc" --authorization-kubeconfig="$kc" --bind-address=127.0.0.1 \
+    --secure-port=$((port + 1)) --leader-elect=false --service-account-private-key-file="$sp/sa.key" \
+    --root-ca-file="$sp/ca.crt" --cluster-signing-cert-file="$sp/ca.crt" --cluster-signing-key-file="$sp/ca.key" \
+    --use-service-account-credentials=false --profiling=false
+  start "site.$name.kube-scheduler" "$kube/kube-scheduler" --kubeconfig="$kc" --authentication-kubeconfig="$kc" \
+    --authorization-kubeconfig="$kc" --bind-address=127.0.0.1 --secure-port=$((port + 2)) --leader-elect=false \
+    --profiling=false
+  start "site.$name.kwok" "$k/kwok" --kubeconfig="$kc" --config="$k/kwok-stages.yaml" --manage-all-nodes=false \
+    --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake --server-address="127.0.0.1:$((port + 3))" \
+    --node-port=$((port + 3)) --node-ip=127.0.0.1 --cidr=10.244.0.0/16 --node-lease-duration-seconds=40
+  kubectl --kubeconfig "$kc" apply -f - >/dev/null <<EOT
+apiVersion: v1
+kind: Node
+metadata:
+  name: $name-node-0
+  annotations: {kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0"}
+  labels: {kubernetes.io/hostname: $name-node-0, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok}
+status:
+  allocatable: {cpu: "64", memory: 256Gi, pods: "2000"}
+  capacity: {cpu: "64", memory: 256Gi, pods: "2000"}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: argocd-manager}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: argocd-manager}]
+EOT
+  waitfor "site $name node" kubectl --kubeconfig "$kc" wait --for=condition=Ready "node/$name-node-0" --timeout=1s
+  has argocd && register_site "$name" "$port"
+  log "site $name up at https://127.0.0.1:$port (kubeconfig $kc)"
+}
+
+# register_site NAME PORT writes the hub's Argo CD cluster Secret for site NAME: its server, its CA and the
+# argocd-manager client certificate, nothing shared with the hub.
+register_site() {
+  local sp=$D/sites/$1/pki b64="base64 -w0"
+  kubectl -n argocd apply -f - >/dev/null <<EOT
+apiVersion: v1
+kind: Secret
+metadata:
+  name: cluster-$1
+  labels: {argocd.argoproj.io/secret-type: cluster, siteops.dev/site: "$1"}
+type: Opaque
+stringData:
+  name: $1
+  server: https://127.0.0.1:$2
+  config: '{"tlsClientConfig":{"caData":"$($b64 "$sp/ca.crt")","certData":"$($b64 "$sp/argocd.crt")","keyData":"$($b64 "$sp/argocd.key")"}}'
+EOT
+}
+
+# stop_site NAME stops site NAME's processes; its state stays, start-site NAME brings it back.
+stop_site() {
+  local n
+  for n in kwok kube-scheduler kube-controller-manager kube-apiserver; do stop "site.$1.$n"; done
+}
