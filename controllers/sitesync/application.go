@@ -19,6 +19,7 @@ package sitesync
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -39,6 +40,10 @@ const (
 	refreshNormal     = "normal"
 )
 
+// liveStateError starts the message of the ComparisonError condition Argo CD sets when it cannot read the
+// destination cluster's objects: the site's cluster is down or refuses Argo CD's credentials.
+const liveStateError = "Failed to load live state: "
+
 // managerRolloutName is the Rollout of siteops' own manager on every site (base/install).
 const managerRolloutName = "siteops-manager"
 
@@ -52,15 +57,23 @@ type argoApplication struct {
 	} `json:"metadata"`
 	// Operation is set while a sync is requested and not yet picked up.
 	Operation map[string]any `json:"operation,omitempty"`
-	Status    struct {
+	Spec      struct {
+		SyncPolicy *struct {
+			Automated map[string]any `json:"automated,omitempty"`
+		} `json:"syncPolicy,omitempty"`
+	} `json:"spec"`
+	Status struct {
 		Sync struct {
 			Status   string `json:"status"`
 			Revision string `json:"revision"`
 		} `json:"sync"`
 		Health         argoHealth `json:"health"`
 		OperationState *struct {
-			Phase   string `json:"phase"`
-			Message string `json:"message"`
+			Phase      string `json:"phase"`
+			Message    string `json:"message"`
+			SyncResult *struct {
+				Revision string `json:"revision"`
+			} `json:"syncResult,omitempty"`
 		} `json:"operationState,omitempty"`
 		Conditions []struct {
 			Type    string `json:"type"`
@@ -85,6 +98,8 @@ type appView struct {
 	Key, Site                    string
 	SyncStatus, Revision, Health string
 	Operating                    bool // a sync is requested or running
+	Unreachable                  bool // Argo CD cannot read the live state of the site's cluster
+	Settling                     bool // automated sync will act: see settling
 	Message                      string
 	ManagerRollout               string
 }
@@ -106,8 +121,30 @@ func viewOf(u *unstructured.Unstructured) (appView, error) {
 			v.ManagerRollout = r.Health.Status
 		}
 	}
+	v.Settling = settling(a)
+	for _, c := range st.Conditions {
+		if c.Type == "ComparisonError" && strings.HasPrefix(c.Message, liveStateError) {
+			v.Unreachable = true
+		}
+	}
 	v.Message = messageOf(a)
 	return v, nil
+}
+
+// settling: Argo CD syncs the site by itself (automated sync) and its last sync of the compared revision did
+// not fail, so OutOfSync or Missing is a moment between a new commit and the sync that follows.
+func settling(a argoApplication) bool {
+	return a.Spec.SyncPolicy != nil && a.Spec.SyncPolicy.Automated != nil && !syncFailed(a)
+}
+
+// syncFailed reports whether Argo CD's last sync failed at the revision it compares now (or at an unknown one):
+// automated sync does not retry it by itself.
+func syncFailed(a argoApplication) bool {
+	op := a.Status.OperationState
+	if op == nil || (op.Phase != "Failed" && op.Phase != "Error") {
+		return false
+	}
+	return op.SyncResult == nil || op.SyncResult.Revision == "" || op.SyncResult.Revision == a.Status.Sync.Revision
 }
 
 // messageOf is Argo CD's most telling message: the Application's health message, else the first unhealthy

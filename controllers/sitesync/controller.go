@@ -77,6 +77,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // +kubebuilder:rbac:groups=argoproj.io,resources=applications,verbs=get;list;watch;patch
+// +kubebuilder:rbac:groups=argoproj.io,resources=applicationsets,verbs=list;patch
 
 // SetupWithManager registers the controller: it watches SiteSyncs (spec changes and the requestedAt
 // annotation) and, where Argo CD's Application kind is served, the sites' Applications, so a change of sync
@@ -181,6 +182,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	return kit.RunSteps(ctx, run, append(steps,
 		kit.Step[*scope]{Name: "delivery", Run: r.observeDelivery},
 		kit.Step[*scope]{Name: "refresh", Run: r.refreshApplications},
+		kit.Step[*scope]{Name: "refresh-applicationsets", Run: r.refreshApplicationSets},
 		kit.Step[*scope]{Name: "delivery-events", Run: r.emitDeliveryEvents},
 	))
 }

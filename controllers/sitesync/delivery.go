@@ -120,9 +120,11 @@ func judge(renderedCommit, head string, app appView, found bool) gitopsv1alpha1.
 	}
 	atRendered := app.Revision != "" && (app.Revision == renderedCommit || app.Revision == head)
 	switch {
-	case app.Health == "Degraded" || (app.Health == "Missing" && !app.Operating):
+	case app.Unreachable:
+		d.Delivery = gitopsv1alpha1.DeliveryUnreachable
+	case app.Health == "Degraded" || (app.Health == "Missing" && !app.Operating && !app.Settling):
 		d.Delivery = gitopsv1alpha1.DeliveryDegraded
-	case app.SyncStatus == "OutOfSync" && !app.Operating:
+	case app.SyncStatus == "OutOfSync" && !app.Operating && !app.Settling:
 		d.Delivery = gitopsv1alpha1.DeliveryOutOfSync
 	case app.SyncStatus == "Synced" && app.Health == "Healthy" && atRendered && !app.Operating:
 		d.Delivery = gitopsv1alpha1.DeliveryDelivered

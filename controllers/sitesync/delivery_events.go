@@ -56,6 +56,8 @@ func warningOf(d gitopsv1alpha1.DeliveryState) string {
 		return gitopsv1alpha1.EventSiteDegraded
 	case gitopsv1alpha1.DeliveryOutOfSync:
 		return gitopsv1alpha1.EventSiteOutOfSync
+	case gitopsv1alpha1.DeliveryUnreachable:
+		return gitopsv1alpha1.EventSiteUnreachable
 	default:
 		return ""
 	}

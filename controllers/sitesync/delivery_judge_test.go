@@ -22,13 +22,14 @@ import (
 
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
 
 // TestJudgeSaysWhereARenderedCommitIs: a site is Delivered only when Synced and Healthy at its rendered
-// commit or the branch head, with no sync in flight; Degraded and OutOfSync (when Argo CD is not syncing)
-// need a look; anything else is on its way.
+// commit or the branch head, with no sync in flight; Unreachable, Degraded and OutOfSync (when Argo CD is
+// not syncing and will not by itself) need a look; anything else is on its way.
 func TestJudgeSaysWhereARenderedCommitIs(t *testing.T) {
 	const rendered, head, older = "c1", "c2", "c0"
 	cases := []struct {
@@ -46,8 +47,12 @@ func TestJudgeSaysWhereARenderedCommitIs(t *testing.T) {
 		{"missing, not syncing", appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered}, gitopsv1alpha1.DeliveryDegraded},
 		{"missing while syncing", appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered, Operating: true}, gitopsv1alpha1.DeliveryPending},
 		{"out of sync, not syncing", appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered}, gitopsv1alpha1.DeliveryOutOfSync},
+		{"out of sync before automated sync starts", appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered, Settling: true}, gitopsv1alpha1.DeliveryPending},
+		{"missing before automated sync starts", appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered, Settling: true}, gitopsv1alpha1.DeliveryPending},
+		{"degraded under automated sync", appView{SyncStatus: "Synced", Health: "Degraded", Revision: rendered, Settling: true}, gitopsv1alpha1.DeliveryDegraded},
 		{"out of sync while syncing", appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered, Operating: true}, gitopsv1alpha1.DeliveryPending},
 		{"never looked", appView{}, gitopsv1alpha1.DeliveryPending},
+		{"cluster unreachable", appView{SyncStatus: "Unknown", Health: "Healthy", Revision: rendered, Unreachable: true}, gitopsv1alpha1.DeliveryUnreachable},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,5 +108,66 @@ func TestSyncDueOnlyWhenSomethingAsksForIt(t *testing.T) {
 			g.Expect(due).To(Equal(tc.due))
 			g.Expect(wait).To(Equal(tc.wait))
 		})
+	}
+}
+
+// TestViewOfSeesAnUnreachableCluster: Argo CD's "Failed to load live state" comparison error (it cannot read
+// the site's cluster) makes the site unreachable; a manifest error of the same condition type does not.
+func TestViewOfSeesAnUnreachableCluster(t *testing.T) {
+	app := func(msg string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"metadata": map[string]any{"namespace": "argocd", "name": "siteops-b"},
+			"status": map[string]any{
+				"sync":       map[string]any{"status": "Unknown"},
+				"conditions": []any{map[string]any{"type": "ComparisonError", "message": msg}},
+			},
+		}}
+	}
+	g := NewWithT(t)
+	down, err := viewOf(app(`Failed to load live state: failed to get cluster info for "https://127.0.0.1:6443": connection refused`))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(down.Unreachable).To(BeTrue())
+	g.Expect(down.Message).To(ContainSubstring("connection refused"))
+	bad, err := viewOf(app("Failed to load target state: failed to generate manifest: kustomize build failed"))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(bad.Unreachable).To(BeFalse())
+}
+
+// TestViewOfSettlesOnlyUnderAutomatedSyncThatDidNotFail: an Application with automated sync whose last sync
+// of the compared revision did not fail is settling (Argo CD will sync it); a failed sync of that revision,
+// or no automated sync, is not; a failure at an older revision does not count.
+func TestViewOfSettlesOnlyUnderAutomatedSyncThatDidNotFail(t *testing.T) {
+	app := func(automated bool, phase, opRevision string) *unstructured.Unstructured {
+		u := &unstructured.Unstructured{Object: map[string]any{
+			"metadata": map[string]any{"namespace": "argocd", "name": "siteops-a"},
+			"spec":     map[string]any{},
+			"status": map[string]any{
+				"sync":           map[string]any{"status": "OutOfSync", "revision": "c2"},
+				"operationState": map[string]any{"phase": phase, "syncResult": map[string]any{"revision": opRevision}},
+			},
+		}}
+		if automated {
+			u.Object["spec"] = map[string]any{"syncPolicy": map[string]any{"automated": map[string]any{"prune": true}}}
+		}
+		return u
+	}
+	cases := []struct {
+		name     string
+		u        *unstructured.Unstructured
+		settling bool
+	}{
+		{"automated, last sync succeeded", app(true, "Succeeded", "c1"), true},
+		{"automated, sync of this revision failed", app(true, "Failed", "c2"), false},
+		{"automated, an older revision's sync failed", app(true, "Failed", "c1"), true},
+		{"no automated sync", app(false, "Succeeded", "c1"), false},
+	}
+	for _, tc := range cases {
+		v, err := viewOf(tc.u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Settling != tc.settling {
+			t.Errorf("%s: settling %v, want %v", tc.name, v.Settling, tc.settling)
+		}
 	}
 }

@@ -110,7 +110,7 @@ func startSuite() error {
 	logf.SetLogger(logger)
 
 	// Argo CD's Application kind is served (a minimal CRD), so the controller observes delivery.
-	env, err := testenv.Start(testenv.Options{CRDPaths: []string{applicationCRD()}})
+	env, err := testenv.Start(testenv.Options{CRDPaths: []string{applicationCRD(), applicationSetCRD()}})
 	if err != nil {
 		return err
 	}
@@ -187,6 +187,11 @@ func startManager(ctx context.Context, logger logr.Logger) (<-chan struct{}, err
 // applicationCRD is the path of the minimal Argo CD Application CRD the suite installs.
 func applicationCRD() string {
 	return filepath.Join(testenv.RepoRoot(), "controllers", "sitesync", "testdata", "argocd-application-crd.yaml")
+}
+
+// applicationSetCRD is the path of the minimal Argo CD ApplicationSet CRD the suite installs.
+func applicationSetCRD() string {
+	return filepath.Join(testenv.RepoRoot(), "controllers", "sitesync", "testdata", "argocd-applicationset-crd.yaml")
 }
 
 // newNamespace creates a fresh namespace for one test.

@@ -103,4 +103,7 @@ const (
 	// commit (a failed sync, or automated sync off); the note carries Argo CD's message. Once per site and
 	// rendered commit.
 	EventSiteOutOfSync = "SiteOutOfSync"
+	// EventSiteUnreachable (Warning): Argo CD cannot read a site's cluster; the note carries Argo CD's error.
+	// Once per site and rendered commit while it lasts.
+	EventSiteUnreachable = "SiteUnreachable"
 )

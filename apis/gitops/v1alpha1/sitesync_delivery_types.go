@@ -69,6 +69,9 @@ const (
 	// DeliveryDegraded: the site's objects are Degraded (or Missing) on its cluster. deliveryMessage has
 	// Argo CD's message.
 	DeliveryDegraded DeliveryState = "Degraded"
+	// DeliveryUnreachable: Argo CD cannot read the site's cluster (it is down, or its credentials or CA in the
+	// cluster Secret are wrong), so nothing can be synced there. deliveryMessage has Argo CD's error.
+	DeliveryUnreachable DeliveryState = "Unreachable"
 	// DeliveryNoApplication: no Argo CD Application in spec.delivery.namespace carries the site's labels.
 	// Register the site's cluster in Argo CD (the ApplicationSet in base/argocd then creates it).
 	DeliveryNoApplication DeliveryState = "NoApplication"
@@ -83,7 +86,7 @@ type SiteDelivery struct {
 	// +optional
 	RenderedCommit string `json:"renderedCommit,omitempty"`
 	// Delivery says in one word where the rendered commit is: Delivered, Pending, OutOfSync, Degraded,
-	// NoApplication or NotObserved.
+	// Unreachable, NoApplication or NotObserved.
 	// +optional
 	Delivery DeliveryState `json:"delivery,omitempty"`
 	// Application is the namespace/name of the site's Argo CD Application.
