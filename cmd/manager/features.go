@@ -31,7 +31,6 @@ import (
 	"github.com/siteops/siteops/cmd/manager/standby"
 	"github.com/siteops/siteops/controllers/cronjob"
 	"github.com/siteops/siteops/controllers/guestbook"
-	"github.com/siteops/siteops/controllers/managerstatus"
 	"github.com/siteops/siteops/controllers/sitesync"
 )
 
@@ -73,11 +72,6 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock) error {
 		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir}
 	if err := ss.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the SiteSync controller: %w", err)
-	}
-	// status.manager of every SiteSync: the manager Rollout and its shadow verdict, for the person promoting.
-	ms := &managerstatus.Reconciler{Client: wc.leader, APIReader: mgr.GetAPIReader()}
-	if err := ms.SetupWithManager(mgr); err != nil {
-		return fmt.Errorf("setting up the SiteSync manager-status controller: %w", err)
 	}
 	if o.receiverAddr != "0" {
 		if err := mgr.Add(receiver.NewServer(o.receiverAddr, mgr.GetClient(), mgr.GetAPIReader(), clk)); err != nil {

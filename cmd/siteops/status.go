@@ -83,8 +83,8 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return writeStatus(stdout, items, time.Now())
 }
 
-// writeStatus prints each SiteSync: revisions, one line per condition, one row per site (writeSites), then
-// its status.manager. now dates the sites' SINCE column.
+// writeStatus prints each SiteSync: revisions, one line per condition, one row per site (writeSites) with
+// the site's manager Rollout as Argo CD reports it. now dates the sites' SINCE column.
 func writeStatus(w io.Writer, items []gitopsv1alpha1.SiteSync, now time.Time) error {
 	var b strings.Builder
 	if len(items) == 0 {
@@ -104,23 +104,6 @@ func writeStatus(w io.Writer, items []gitopsv1alpha1.SiteSync, now time.Time) er
 			fmt.Fprintf(&b, "  %-9s %s=%s (%s) %s\n", "condition", c.Type, c.Status, c.Reason, oneLine(c.Message))
 		}
 		writeSites(&b, st.Sites, now)
-		m := st.Manager
-		if m == nil {
-			fmt.Fprintf(&b, "  %-9s not found\n", "manager")
-			continue
-		}
-		phase := m.Phase
-		if m.Message != "" {
-			phase += " (" + oneLine(m.Message) + ")"
-		}
-		shadow := string(m.ShadowVerdict)
-		if m.AnalysisRun != "" {
-			shadow += " (AnalysisRun " + m.AnalysisRun + ")"
-		}
-		fmt.Fprintf(&b, "  %-9s Rollout %s: %s\n", "manager", m.Rollout, phase)
-		fmt.Fprintf(&b, "  %-9s %s\n", "stable", orNone(m.StableImage))
-		fmt.Fprintf(&b, "  %-9s %s\n", "preview", orNone(m.PreviewImage))
-		fmt.Fprintf(&b, "  %-9s %s\n", "shadow", shadow)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("writing output: %w", err)

@@ -29,18 +29,13 @@ import (
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
 
-// TestStatusPrintsConditionsAndTheManagerRollout: `siteops status` shows each SiteSync's conditions and, for
-// the person promoting, the manager Rollout's phase, stable and preview images and shadow verdict; a SiteSync
-// without status.manager says the Rollout was not found.
-func TestStatusPrintsConditionsAndTheManagerRollout(t *testing.T) {
+// TestStatusPrintsRevisionsAndConditions: `siteops status` shows each SiteSync's revisions and one line per
+// condition, messages on one line; a SiteSync without status still gets its header.
+func TestStatusPrintsRevisionsAndConditions(t *testing.T) {
 	items := []gitopsv1alpha1.SiteSync{
 		{ObjectMeta: metav1.ObjectMeta{Namespace: "hub", Name: "sites"}, Status: gitopsv1alpha1.SiteSyncStatus{
-			SourceRevision: "0123456789abcdef0123", RenderedRevision: "fedcba9876543210fedc",
+			SourceRevision: "0123456789abcdef0123", RenderedRevision: "fedcba9876543210fedc", Delivered: "1/2",
 			Conditions: []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Synced", Message: "rendered\n2 sites"}},
-			Manager: &gitopsv1alpha1.ManagerStatus{Rollout: "siteops-system/siteops-manager", Phase: "Paused",
-				Message: "BlueGreenPause", StableImage: "ghcr.io/siteops/manager:v0.1.0",
-				PreviewImage: "ghcr.io/siteops/manager:v0.2.0", ShadowVerdict: gitopsv1alpha1.ShadowVerdictSuccessful,
-				AnalysisRun: "siteops-manager-7d9cf4b5b4-2-pre"},
 		}},
 		{ObjectMeta: metav1.ObjectMeta{Namespace: "hub", Name: "other"}},
 	}
@@ -50,13 +45,9 @@ func TestStatusPrintsConditionsAndTheManagerRollout(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{
-		"SiteSync hub/sites  source 0123456789ab  rendered fedcba987654\n",
+		"SiteSync hub/sites  source 0123456789ab  rendered fedcba987654  delivered 1/2\n",
 		"  condition Ready=True (Synced) rendered 2 sites\n",
-		"  manager   Rollout siteops-system/siteops-manager: Paused (BlueGreenPause)\n",
-		"  stable    ghcr.io/siteops/manager:v0.1.0\n",
-		"  preview   ghcr.io/siteops/manager:v0.2.0\n",
-		"  shadow    Successful (AnalysisRun siteops-manager-7d9cf4b5b4-2-pre)\n",
-		"SiteSync hub/other  source -  rendered -\n  manager   not found\n",
+		"\nSiteSync hub/other  source -  rendered -\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)

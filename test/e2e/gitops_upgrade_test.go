@@ -95,7 +95,10 @@ spec:
 	apply(t, "argocd", fmt.Sprintf(`
 apiVersion: argoproj.io/v1alpha1
 kind: Application
-metadata: {name: siteops-local}
+metadata:
+  name: siteops-local
+  # The labels tie the Application to SiteSync hub/sites' site "local", as base/argocd's ApplicationSet does.
+  labels: {gitops.siteops.dev/sitesync: sites, gitops.siteops.dev/site: local}
 spec:
   project: default
   source: {repoURL: "%s/siteops.git", targetRevision: rendered, path: local}
@@ -178,13 +181,14 @@ spec:
 		return strings.HasSuffix(analysis(), "/Successful"), analysis() + " " + shadowReport(greenShadowPort)
 	})
 	passed := strings.TrimSuffix(analysis(), "/Successful")
-	// SiteSync status shows the person promoting what they are about to promote (status.manager).
-	managerStatus := func() string {
+	// SiteSync shows the person promoting that the site's manager Rollout waits for them: Argo CD reports it
+	// Suspended through the site's Application.
+	managerRollout := func() string {
 		return jsonpath("-n", "hub", "get", "sitesync", "sites", "-o",
-			"jsonpath={.status.manager.phase} {.status.manager.stableImage} {.status.manager.previewImage} {.status.manager.shadowVerdict}")
+			`jsonpath={.status.sites[?(@.name=="local")].managerRollout}`)
 	}
-	waitFor(t, time.Minute, "SiteSync status.manager shows the paused preview and its verdict", func() (bool, string) {
-		return managerStatus() == "Paused ghcr.io/siteops/manager:v0.1.0 ghcr.io/siteops/manager:v0.2.0 Successful", managerStatus()
+	waitFor(t, time.Minute, "SiteSync shows site local's manager Rollout Suspended", func() (bool, string) {
+		return managerRollout() == "Suspended", managerRollout()
 	})
 	if active() != oldHash {
 		t.Fatalf("active Service moved during the analysis: %q, want %q", active(), oldHash)
@@ -195,6 +199,9 @@ spec:
 		return phase() == "Healthy" && active() == newHash, phase() + " active=" + active()
 	})
 	t.Logf("after promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
+	waitFor(t, time.Minute, "SiteSync shows site local's manager Rollout Healthy", func() (bool, string) {
+		return managerRollout() == "Healthy", managerRollout()
+	})
 
 	// 4. Green's shadow report shows a write it keeps wanting; a further bump fails its analysis and is aborted:
 	// the active colour stays and no Guestbook or CronJob spec changes.
@@ -208,11 +215,10 @@ spec:
 		return phase() == "Degraded" && strings.HasSuffix(a, "/Failed") && !strings.HasPrefix(a, passed+"/"), phase() + " " + a
 	})
 	t.Logf("after the failed analysis:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
-	waitFor(t, time.Minute, "SiteSync status.manager shows the failed verdict", func() (bool, string) {
-		return managerStatus() == "Degraded ghcr.io/siteops/manager:v0.2.0 ghcr.io/siteops/manager:v0.3.0 Failed", managerStatus()
+	waitFor(t, time.Minute, "SiteSync shows site local's manager Rollout Degraded", func() (bool, string) {
+		return managerRollout() == "Degraded", managerRollout()
 	})
-	t.Logf("$ kubectl get sitesync sites -o jsonpath={.status.manager}\n%s",
-		jsonpath("-n", "hub", "get", "sitesync", "sites", "-o", "jsonpath={.status.manager}"))
+	t.Logf("$ siteops status -n hub\n%s", siteopsStatus(t, "hub"))
 	if active() != newHash {
 		t.Fatalf("abort moved the active Service to %q, want %q", active(), newHash)
 	}

@@ -71,12 +71,6 @@ type SiteSyncSpec struct {
 	// +optional
 	Receiver *Receiver `json:"receiver,omitempty"`
 
-	// ManagerRollout names the Argo Rollouts Rollout of siteops' own manager, reported in status.manager.
-	// Empty fields mean siteops-system/siteops-manager; no such Rollout (or no Argo Rollouts) leaves
-	// status.manager out.
-	// +optional
-	ManagerRollout *ManagerRolloutReference `json:"managerRollout,omitempty"`
-
 	// Delivery says where the Argo CD Applications of the sites are, to report their sync status and health.
 	// +optional
 	Delivery *Delivery `json:"delivery,omitempty"`
@@ -262,11 +256,6 @@ type SiteSyncStatus struct {
 	// is not observed.
 	// +optional
 	Delivered string `json:"delivered,omitempty"`
-
-	// Manager is the state of siteops' own manager Rollout (spec.managerRollout): phase, stable and preview
-	// images and the shadow verdict of the preview.
-	// +optional
-	Manager *ManagerStatus `json:"manager,omitempty"`
 }
 
 // +kubebuilder:object:root=true
