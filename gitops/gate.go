@@ -126,7 +126,7 @@ func readManifest(st targetState, dir string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	defer r.Close()
+	defer func() { _ = r.Close() }() // read-only
 	b, err := io.ReadAll(r)
 	return b, err == nil
 }

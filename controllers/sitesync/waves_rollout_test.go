@@ -196,7 +196,7 @@ func TestWavesDegradedSiteHaltsAndIsRevertedWithTrailer(t *testing.T) {
 
 	const msg = `Deployment "web" exceeded its progress deadline`
 	setAppStatus(t, ro.ns, "dev", appStatus("Synced", badCommit, "Degraded", msg))
-	ss = ro.waitRollout(t, func(g Gomega, st *gitopsv1alpha1.RolloutStatus) {
+	ro.waitRollout(t, func(g Gomega, st *gitopsv1alpha1.RolloutStatus) {
 		g.Expect(st.Phase).To(Equal(gitopsv1alpha1.RolloutHalted))
 		g.Expect(st.Wave).To(Equal("one"))
 		g.Expect(st.Message).To(ContainSubstring("dev Degraded at " + src[:12] + ": " + msg))
