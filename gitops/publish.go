@@ -94,6 +94,8 @@ type publishInput struct {
 	signer     *SigningKey       // signs the commit when set
 	beforePush func(attempt int)
 	log        logr.Logger
+	restored   map[string]string // site → source revision, of sites whose files are earlier output written back
+	trailers   []Trailer         // extra trailers (a gate's revert and freeze override)
 }
 
 // publishResult is what publish did.
@@ -185,7 +187,7 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 	sig.When = time.Now()
 	commit := &object.Commit{
 		Author: sig, Committer: sig, TreeHash: treeHash,
-		Message: commitMessage(in.sourceRev, changed, removed),
+		Message: gatedMessage(in, changed, removed),
 	}
 	if !st.head.IsZero() {
 		commit.ParentHashes = []plumbing.Hash{st.head}

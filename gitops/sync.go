@@ -81,12 +81,18 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 		files[plan.paths[j.name]], siteOf[plan.paths[j.name]] = results[i].yaml, j.name
 		s.Ready = true
 	}
+	var g gated
+	if o.Gate != nil {
+		if g, err = applyGate(tgt, st, o.Gate, o, res.SourceRevision, plan, files, siteOf); err != nil {
+			return res, err
+		}
+	}
 	author, _ := parseAuthor(o.CommitAuthor) // validated by withDefaults
 	removed := removedSites(tree, o, plan)
 	pr, err := publish(ctx, tgt, st, publishInput{
 		branch: o.Target.Branch, author: author, sourceRev: res.SourceRevision,
 		files: files, siteOf: siteOf, removed: removed, signer: o.Target.SigningKey, beforePush: o.beforePush,
-		log: o.Logger,
+		log: o.Logger, restored: g.restored, trailers: g.trailers,
 	})
 	res.ForeignCommits, res.PushRetries = pr.foreign, pr.retries
 	if err != nil {
@@ -105,6 +111,9 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 	}
 	for _, dir := range slices.Sorted(maps.Keys(siteOf)) {
 		plan.states[siteOf[dir]].LastRenderedRevision = res.SourceRevision
+	}
+	for name, rev := range g.restored {
+		plan.states[name].LastRenderedRevision = rev
 	}
 	if pr.pushed {
 		for _, name := range pr.changed { // removed sites are not in plan.states

@@ -79,6 +79,9 @@ type SyncOptions struct {
 	Workers      int                  // render pool size, default 2
 	Logger       logr.Logger
 	CommitAuthor string // default "siteops <siteops@localhost>"
+	// Gate, when set, chooses after rendering which sites are published and which get older output back
+	// (waves, freeze windows, reverts); nil publishes every rendered site.
+	Gate Gate
 
 	// beforePush, when set (tests only), runs before each push attempt with the attempt number (0-based).
 	beforePush func(attempt int)
@@ -98,6 +101,9 @@ type SiteState struct {
 	// RenderedCommit is the target-branch commit that last changed the site's folder: this call's pushed
 	// commit when it changed the folder, else Previous[site].RenderedCommit ("" when unknown).
 	RenderedCommit string
+	// Held is true when the site's new output differs from its folder but the gate held it back: the folder
+	// keeps its previous output, and InputDigest its previous digest.
+	Held bool
 }
 
 // SyncResult is the outcome of a Sync.

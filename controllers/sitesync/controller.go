@@ -42,6 +42,7 @@ import (
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/waves"
 )
 
 // Reconciler reconciles SiteSync objects.
@@ -149,6 +150,9 @@ type scope struct {
 	deliveryOnly bool
 	// apps are the sites' Applications, by site, as observeDelivery read them.
 	apps map[string]appView
+	// rollout is the compiled spec.waves/spec.freeze (nil without them) and plan the sync's plan (rollout.go).
+	rollout *waves.Rollout
+	plan    *waves.Plan
 }
 
 // Reconcile syncs one SiteSync: read credentials, sync (when due), record the result, emit events, observe
@@ -168,8 +172,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	if obj.Spec.Suspend {
 		return ctrl.Result{}, nil
 	}
-	steps := []kit.Step[*scope]{{Name: "credentials", Run: r.readCredentials}}
-	if due, wait := syncDue(obj, r.Clock.Now()); due {
+	steps := []kit.Step[*scope]{{Name: "credentials", Run: r.readCredentials}, {Name: "rollout-spec", Run: r.compileRollout}}
+	due, wait := syncDue(obj, r.Clock.Now())
+	if due || r.rolloutDue(obj) {
 		run.RequeueAfter(jittered(interval(obj), r.random()))
 		steps = append(steps,
 			kit.Step[*scope]{Name: "sync", Run: r.runSync},
@@ -184,6 +189,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		kit.Step[*scope]{Name: "refresh", Run: r.refreshApplications},
 		kit.Step[*scope]{Name: "refresh-applicationsets", Run: r.refreshApplicationSets},
 		kit.Step[*scope]{Name: "delivery-events", Run: r.emitDeliveryEvents},
+		kit.Step[*scope]{Name: "rollout", Run: r.reconcileRollout},
 	))
 }
 

@@ -66,7 +66,18 @@ var suite struct {
 	logs       *syncBuffer
 	namespaces atomic.Int64
 	repos      atomic.Int64
+	// clock is the reconciler's clock: real time plus an offset the wave tests move forward (soaks, freezes).
+	clock offsetClock
 }
+
+// offsetClock is the real clock plus an offset that only grows, so time seen by every test stays monotonic.
+type offsetClock struct{ offset atomic.Int64 }
+
+func (c *offsetClock) Now() time.Time                  { return time.Now().Add(time.Duration(c.offset.Load())) }
+func (c *offsetClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+// advance moves the clock forward by d.
+func (c *offsetClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // syncBuffer is a goroutine-safe log sink target.
 type syncBuffer struct {
@@ -155,7 +166,7 @@ func startManager(ctx context.Context, logger logr.Logger) (<-chan struct{}, err
 		APIReader: mgr.GetAPIReader(),
 		Scheme:    mgr.GetScheme(),
 		Recorder:  mgr.GetEventRecorder("siteops-sitesync"),
-		Clock:     clock.RealClock{},
+		Clock:     &suite.clock,
 		WorkDir:   workDir,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {

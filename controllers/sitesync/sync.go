@@ -37,6 +37,7 @@ func (r *Reconciler) runSync(ctx context.Context, run *scope) error {
 	key := client.ObjectKeyFromObject(run.obj)
 	opts := syncOptions(run, r.workDir(key))
 	opts.Logger = logf.FromContext(ctx).WithName("gitops")
+	opts.Gate = r.gate(run)
 
 	start := r.Clock.Now()
 	result, err := r.sync(ctx, opts)
@@ -66,6 +67,7 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 		Sites:       append([]string(nil), spec.Sites...),
 		WorkDir:     workDir,
 	}
+
 	if run.before.ObservedGeneration == run.obj.Generation && len(run.before.Sites) > 0 {
 		opts.Previous = make(map[string]gitops.SiteState, len(run.before.Sites))
 		for _, s := range run.before.Sites {

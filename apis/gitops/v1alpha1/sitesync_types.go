@@ -74,6 +74,10 @@ type SiteSyncSpec struct {
 	// Delivery says where the Argo CD Applications of the sites are, to report their sync status and health.
 	// +optional
 	Delivery *Delivery `json:"delivery,omitempty"`
+
+	// RolloutSpec delivers a change wave by wave: spec.waves, spec.progressDeadline, spec.onFailure and
+	// spec.freeze (sitesync_waves_types.go).
+	RolloutSpec `json:",inline"`
 }
 
 // GitSource is the repository, revision and folder the site overlays are read from.
@@ -256,6 +260,11 @@ type SiteSyncStatus struct {
 	// is not observed.
 	// +optional
 	Delivered string `json:"delivered,omitempty"`
+
+	// Rollout is where the newest source revision is on its way through spec.waves; empty without waves,
+	// freeze windows or a progress deadline.
+	// +optional
+	Rollout *RolloutStatus `json:"rollout,omitempty"`
 }
 
 // +kubebuilder:object:root=true
@@ -264,6 +273,7 @@ type SiteSyncStatus struct {
 // +kubebuilder:printcolumn:name="SOURCE",type=string,JSONPath=`.status.sourceRevision`
 // +kubebuilder:printcolumn:name="RENDERED",type=string,JSONPath=`.status.renderedRevision`
 // +kubebuilder:printcolumn:name="DELIVERED",type=string,JSONPath=`.status.delivered`
+// +kubebuilder:printcolumn:name="ROLLOUT",type=string,JSONPath=`.status.rollout.phase`
 // +kubebuilder:printcolumn:name="READY",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
 // +kubebuilder:printcolumn:name="STATUS",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].message`,priority=1
 // +kubebuilder:printcolumn:name="AGE",type=date,JSONPath=`.metadata.creationTimestamp`

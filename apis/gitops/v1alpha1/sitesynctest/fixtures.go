@@ -91,5 +91,41 @@ func InvalidSiteSyncs() []Invalid {
 			s.Spec.Target.SecretRef = &gitopsv1alpha1.LocalSecretReference{Name: "Git_Creds"}
 		}, "spec.target.secretRef.name"},
 		{"receiver without secret", func(s *S) { s.Spec.Receiver = &gitopsv1alpha1.Receiver{} }, "spec.receiver.secretRef.name"},
+		{"site in two waves", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"}}, {Name: "two", Sites: []string{"prod", "dev"}}}
+		}, "spec.waves"},
+		{"wave named like the implicit wave", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: gitopsv1alpha1.ImplicitWave, Sites: []string{"dev"}}}
+		}, "spec.waves[0].name"},
+		{"duplicate wave names", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"}}, {Name: "one", Sites: []string{"prod"}}}
+		}, "spec.waves[1]"},
+		{"wave without sites", func(s *S) { s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one"}} }, "spec.waves[0].sites"},
+		{"wave pattern with open bracket", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"eu-[ab"}}}
+		}, "spec.waves[0].sites[0]"},
+		{"wave pattern with a path", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"edge/*"}}}
+		}, "spec.waves[0].sites[0]"},
+		{"wave soak not a duration", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"}, Soak: d("-1m")}}
+		}, "spec.waves[0].soak"},
+		{"progress deadline below 10s", func(s *S) { s.Spec.ProgressDeadline = d("5s") }, "spec.progressDeadline"},
+		{"unknown onFailure", func(s *S) { s.Spec.OnFailure = "Rollback" }, "spec.onFailure"},
+		{"freeze schedule with four fields", func(s *S) {
+			s.Spec.Freeze = []gitopsv1alpha1.FreezeWindow{{Schedule: "0 18 * *", Duration: *d("1h")}}
+		}, "spec.freeze[0].schedule"},
+		{"freeze schedule with TZ", func(s *S) {
+			s.Spec.Freeze = []gitopsv1alpha1.FreezeWindow{{Schedule: "CRON_TZ=UTC 0 18 * * 5", Duration: *d("1h")}}
+		}, "spec.freeze[0].schedule"},
+		{"freeze time zone Local", func(s *S) {
+			s.Spec.Freeze = []gitopsv1alpha1.FreezeWindow{{Schedule: "0 18 * * 5", Duration: *d("1h"), TimeZone: "Local"}}
+		}, "spec.freeze[0].timeZone"},
+		{"freeze time zone not a name", func(s *S) {
+			s.Spec.Freeze = []gitopsv1alpha1.FreezeWindow{{Schedule: "0 18 * * 5", Duration: *d("1h"), TimeZone: "+02:00"}}
+		}, "spec.freeze[0].timeZone"},
+		{"freeze shorter than a minute", func(s *S) {
+			s.Spec.Freeze = []gitopsv1alpha1.FreezeWindow{{Schedule: "0 18 * * 5", Duration: *d("30s")}}
+		}, "spec.freeze[0].duration"},
 	}
 }

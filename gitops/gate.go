@@ -1,0 +1,187 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package gitops
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Commit trailers of a gated publish.
+const (
+	// TrailerRevertOf names the rendered commit whose output for a site a revert replaces.
+	TrailerRevertOf = "Siteops-Revert-Of"
+	// TrailerFreezeOverride carries the reason a publish went out during a freeze window.
+	TrailerFreezeOverride = "Siteops-Freeze-Override"
+)
+
+// Gate chooses, after the sites are rendered and before anything is committed, which sites' new output is
+// published and which sites get older output back. It is how waves, freeze windows and reverts hold or
+// restore sites; nil publishes every rendered site.
+type Gate func(GateInput) GateDecision
+
+// GateInput is what the gate decides on.
+type GateInput struct {
+	SourceRevision string
+	// Changed are the sites whose new output differs from their folder on the target branch, by name.
+	Changed []string
+}
+
+// GateDecision is what to commit. Changed sites not in Publish keep their folders as they are on the target
+// branch: they are held (SiteState.Held) and rendered again next time.
+type GateDecision struct {
+	Publish []string
+	// Restore writes the folder of a site as it was in an earlier commit of the target branch.
+	Restore  []Restore
+	Trailers []Trailer
+}
+
+// Restore is a site's output written back from an earlier rendered commit.
+type Restore struct {
+	Site string
+	// Commit is the target-branch commit whose folder of the site is written back; Revision is the source
+	// revision of that output, recorded as the site's LastRenderedRevision.
+	Commit, Revision string
+}
+
+// Trailer is a commit trailer line "Key: Value".
+type Trailer struct{ Key, Value string }
+
+// gated is the outcome of a gate: what publish writes and the commit's extra trailers.
+type gated struct {
+	restored map[string]string // site → source revision of the restored output
+	trailers []Trailer
+}
+
+// applyGate asks the gate which rendered sites to publish, drops the held ones from files (keeping their
+// previous state, so they render again) and adds the restored outputs.
+func applyGate(c *gitCache, st targetState, gate Gate, o SyncOptions, sourceRev string, plan *sitePlan,
+	files map[string][]byte, siteOf map[string]string) (gated, error) {
+	var changed []string
+	for dir, content := range files {
+		if old, ok := readManifest(st, dir); !ok || !bytes.Equal(old, content) {
+			changed = append(changed, siteOf[dir])
+		}
+	}
+	slices.Sort(changed)
+	dec := gate(GateInput{SourceRevision: sourceRev, Changed: changed})
+	g := gated{restored: map[string]string{}, trailers: dec.Trailers}
+	for _, name := range changed {
+		if slices.Contains(dec.Publish, name) {
+			continue
+		}
+		dir := plan.paths[name]
+		delete(files, dir)
+		delete(siteOf, dir)
+		s, prev := plan.states[name], o.Previous[name]
+		s.Held, s.InputDigest = true, prev.InputDigest
+	}
+	for _, r := range dec.Restore {
+		dir, ok := plan.paths[r.Site]
+		if !ok {
+			continue
+		}
+		content, err := readCommitManifest(c, r.Commit, dir)
+		if err != nil {
+			return g, fmt.Errorf("reading the output of site %s in rendered commit %s: %w", r.Site, r.Commit, err)
+		}
+		files[dir], siteOf[dir] = content, r.Site
+		g.restored[r.Site] = r.Revision
+		if s, ok := plan.states[r.Site]; ok {
+			s.Held, s.InputDigest = false, "" // rendered again next time, and held by the gate
+		}
+	}
+	return g, nil
+}
+
+// readManifest reads a site folder's manifest at the fetched head of the target branch.
+func readManifest(st targetState, dir string) ([]byte, bool) {
+	if st.tree == nil {
+		return nil, false
+	}
+	f, err := st.tree.File(dir + "/" + ManifestFile)
+	if err != nil {
+		return nil, false
+	}
+	r, err := f.Reader()
+	if err != nil {
+		return nil, false
+	}
+	defer func() { _ = r.Close() }() // read-only
+	b, err := io.ReadAll(r)
+	return b, err == nil
+}
+
+// readCommitManifest reads a site folder's manifest in a commit of the target branch's history.
+func readCommitManifest(c *gitCache, commit, dir string) ([]byte, error) {
+	co, err := c.repo.CommitObject(plumbing.NewHash(commit))
+	if err != nil {
+		return nil, err
+	}
+	tree, err := co.Tree()
+	if err != nil {
+		return nil, err
+	}
+	b, ok := readManifest(targetState{head: co.Hash, tree: tree}, dir)
+	if !ok {
+		return nil, fmt.Errorf("no %s/%s in it", dir, ManifestFile)
+	}
+	return b, nil
+}
+
+// gatedMessage is the commit message of in: commitMessage, with the restored sites named apart and the
+// gate's trailers added.
+func gatedMessage(in publishInput, changed, removed []string) string {
+	if len(in.restored) == 0 && len(in.trailers) == 0 {
+		return commitMessage(in.sourceRev, changed, removed)
+	}
+	var rendered, restored []string
+	for _, s := range changed {
+		if _, ok := in.restored[s]; ok {
+			restored = append(restored, s)
+		} else {
+			rendered = append(rendered, s)
+		}
+	}
+	msg := commitMessage(in.sourceRev, rendered, removed)
+	if len(restored) > 0 {
+		subject, rest, _ := strings.Cut(msg, "\n")
+		if len(rendered) == 0 && len(removed) == 0 {
+			subject = "siteops:"
+		} else {
+			subject += ";"
+		}
+		subject += " revert " + strings.Join(restored, ", ") + " to the last healthy output"
+		listed := append(slices.Clone(rendered), removed...)
+		all := append(slices.Clone(listed), restored...)
+		slices.Sort(listed)
+		slices.Sort(all)
+		msg = subject + "\n" + strings.Replace(rest, TrailerSites+": "+strings.Join(listed, ","),
+			TrailerSites+": "+strings.Join(all, ","), 1)
+	}
+	var b strings.Builder
+	b.WriteString(msg)
+	for _, t := range in.trailers {
+		fmt.Fprintf(&b, "%s: %s\n", t.Key, strings.Join(strings.Fields(t.Value), " "))
+	}
+	return b.String()
+}

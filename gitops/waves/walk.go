@@ -1,0 +1,205 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package waves
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+)
+
+// walk goes through the waves in order and stops at the first that is not done: one that failed, waits for
+// a gate, is published now, or is not yet Healthy and soaked.
+func (p *planning) walk() {
+	for _, w := range p.r.waves {
+		if failed := p.failures(w); len(failed) > 0 {
+			p.halt(w, failed)
+			return
+		}
+		if pending := p.members(w.name, gitopsv1alpha1.SitePending); len(pending) > 0 {
+			if p.gate(w, pending) {
+				p.publish(w, pending)
+			}
+			p.laterWavesWait(w)
+			return
+		}
+		published := p.members(w.name, gitopsv1alpha1.SitePublished)
+		if len(published) > 0 && !p.settled(w, published) {
+			p.laterWavesWait(w)
+			return
+		}
+		if len(published) > 0 && p.prev.Revision == p.in.Revision && p.prev.Wave == w.name &&
+			(p.prev.Phase == gitopsv1alpha1.RolloutProgressing || p.prev.Phase == gitopsv1alpha1.RolloutSoaking) {
+			p.event(false, gitopsv1alpha1.EventWaveFinished, fmt.Sprintf("wave %s: %s Synced, Healthy and soaked at %s",
+				w.name, names(published), short(p.in.Revision)))
+		}
+	}
+	p.out.Status.Phase = gitopsv1alpha1.RolloutComplete
+	p.out.Status.Message = fmt.Sprintf("every site %s changes runs it", short(p.in.Revision))
+}
+
+// gate reports whether the wave's pending sites may be published now: no freeze window open (or the override
+// annotation set), and the wave approved for this revision where it asks for approval.
+func (p *planning) gate(w wave, pending []*gitopsv1alpha1.RolloutSite) bool {
+	st := &p.out.Status
+	st.Wave = w.name
+	if until := p.r.frozenUntil(p.in.Now); !until.IsZero() {
+		reason := strings.TrimSpace(p.in.Annotations[gitopsv1alpha1.OverrideFreezeAnnotation])
+		if reason == "" {
+			u := metav1.NewTime(until)
+			st.Phase, st.FrozenUntil = gitopsv1alpha1.RolloutFrozen, &u
+			st.Message = fmt.Sprintf("wave %s waits for the freeze window to close at %s (or the annotation %s)",
+				w.name, until.UTC().Format(time.RFC3339), gitopsv1alpha1.OverrideFreezeAnnotation)
+			waitFor(pending, "the freeze window closing at "+until.UTC().Format(time.RFC3339))
+			p.wakeAt(until)
+			if p.prev.Phase != gitopsv1alpha1.RolloutFrozen || p.prev.FrozenUntil == nil || !p.prev.FrozenUntil.Equal(&u) {
+				p.event(false, gitopsv1alpha1.EventRolloutFrozen, fmt.Sprintf("a freeze window holds %s for %s until %s",
+					short(p.in.Revision), names(pending), until.UTC().Format(time.RFC3339)))
+			}
+			return false
+		}
+		p.out.Override = reason
+	}
+	if w.approval && !p.approved(w.name) {
+		st.Phase = gitopsv1alpha1.RolloutWaitingForApproval
+		st.Message = fmt.Sprintf("wave %s waits for approval: annotate the SiteSync with %s%s=%s",
+			w.name, gitopsv1alpha1.ApproveAnnotationPrefix, w.name, p.in.Revision)
+		waitFor(pending, fmt.Sprintf("approval of wave %s (%s%s=%s)", w.name, gitopsv1alpha1.ApproveAnnotationPrefix, w.name, short(p.in.Revision)))
+		return false
+	}
+	return true
+}
+
+// approved reports whether the annotation approves wave for the revision (full SHA or a prefix of 7 or more).
+func (p *planning) approved(wave string) bool {
+	v := strings.TrimSpace(p.in.Annotations[gitopsv1alpha1.ApproveAnnotationPrefix+wave])
+	return len(v) >= 7 && strings.HasPrefix(p.in.Revision, v)
+}
+
+// publish commits the wave's pending sites now, or says it is due when no sync runs this round.
+func (p *planning) publish(w wave, pending []*gitopsv1alpha1.RolloutSite) {
+	st := &p.out.Status
+	st.Phase, st.Wave = gitopsv1alpha1.RolloutProgressing, w.name
+	if !p.in.CanPublish {
+		p.out.ActionDue, p.out.Override = true, ""
+		st.Message = fmt.Sprintf("wave %s: committing %s for %s", w.name, short(p.in.Revision), names(pending))
+		waitFor(pending, "the next sync, which commits it")
+		return
+	}
+	for _, rec := range pending {
+		rec.State, rec.PublishedAt, rec.WaitingFor = gitopsv1alpha1.SitePublished, p.now(), "Argo CD: Synced and Healthy at the new rendered commit"
+		p.out.Publish = append(p.out.Publish, rec.Name)
+	}
+	if p.r.deadline > 0 {
+		p.wakeAt(p.in.Now.Add(p.r.deadline))
+	}
+	st.Message = fmt.Sprintf("wave %s: committed %s for %s; waiting for Argo CD", w.name, short(p.in.Revision), names(pending))
+	p.event(false, gitopsv1alpha1.EventWaveStarted, fmt.Sprintf("wave %s: committing %s for %s", w.name, short(p.in.Revision), names(pending)))
+	if p.out.Override != "" {
+		p.event(true, gitopsv1alpha1.EventFreezeOverridden, fmt.Sprintf("wave %s published during a freeze window: %s", w.name, p.out.Override))
+	}
+}
+
+// settled reports whether every published site of the wave is Synced and Healthy and soaked; otherwise it
+// says what each waits for, and sets the phase and when to look again.
+func (p *planning) settled(w wave, published []*gitopsv1alpha1.RolloutSite) bool {
+	st := &p.out.Status
+	unhealthy, soaking := 0, 0
+	var soakEnd time.Time
+	for _, rec := range published {
+		s := p.sites[rec.Name]
+		if s.Delivery != gitopsv1alpha1.DeliveryDelivered {
+			unhealthy++
+			rec.WaitingFor = fmt.Sprintf("Argo CD: Synced and Healthy (now %s)", s.Delivery)
+			if p.r.deadline > 0 && rec.PublishedAt != nil {
+				p.wakeAt(rec.PublishedAt.Add(p.r.deadline))
+			}
+			continue
+		}
+		since := s.Since
+		if since.IsZero() {
+			since = p.in.Now
+		}
+		if end := since.Add(w.soak); end.After(p.in.Now) {
+			soaking++
+			u := metav1.NewTime(end)
+			rec.SoakUntil, rec.WaitingFor = &u, fmt.Sprintf("soak, %s left", end.Sub(p.in.Now).Round(time.Second))
+			soakEnd = later(soakEnd, end)
+			p.wakeAt(end)
+			continue
+		}
+		rec.WaitingFor = ""
+	}
+	st.Wave = w.name
+	switch {
+	case unhealthy > 0:
+		st.Phase = gitopsv1alpha1.RolloutProgressing
+		st.Message = fmt.Sprintf("wave %s: %d of %d sites not yet Synced and Healthy at %s", w.name, unhealthy, len(published), short(p.in.Revision))
+		return false
+	case soaking > 0:
+		st.Phase = gitopsv1alpha1.RolloutSoaking
+		st.Message = fmt.Sprintf("wave %s: soaking until %s", w.name, soakEnd.UTC().Format(time.RFC3339))
+		return false
+	}
+	return true
+}
+
+// laterWavesWait says, for the pending sites of the waves after w, that they wait for w.
+func (p *planning) laterWavesWait(w wave) {
+	after := false
+	for _, o := range p.r.waves {
+		if after {
+			waitFor(p.members(o.name, gitopsv1alpha1.SitePending), "wave "+w.name)
+		}
+		after = after || o.name == w.name
+	}
+}
+
+// waitFor sets what the records wait for.
+func waitFor(recs []*gitopsv1alpha1.RolloutSite, what string) {
+	for _, rec := range recs {
+		rec.WaitingFor = what
+	}
+}
+
+// names lists the records' site names.
+func names(recs []*gitopsv1alpha1.RolloutSite) string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+// short abbreviates a commit SHA.
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
