@@ -149,6 +149,12 @@ test-load: ## R4 load, not in make test: 1,000 CronJobs */1 for 5 minutes with o
 	SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_LOAD_CRONJOBS=$${SITEOPS_LOAD_CRONJOBS:-1000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-5} \
 	  go test -count=1 -timeout 30m -v -run '^TestCronJobLoad$$' ./test/e2e/...
 
+.PHONY: test-shard-load
+test-shard-load: ## Issue 18's sharding demo, not in make test: 1,000 CronJobs over two shards; each shard manager's RSS vs one unsharded.
+	hack/build-bins.sh etcd kube kwok
+	SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_SHARD_LOAD_CRONJOBS=$${SITEOPS_SHARD_LOAD_CRONJOBS:-1000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-3} \
+	  go test -count=1 -timeout 40m -v -run '^TestShardedCronJobLoad$$' ./test/e2e/...
+
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.
 	hack/build-bins.sh etcd kube kwok kustomize

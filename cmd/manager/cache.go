@@ -17,26 +17,42 @@ limitations under the License.
 package main
 
 import (
+	appsv1 "k8s.io/api/apps/v1"
+	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 )
 
-// cacheOptions are the manager's informer cache options.
+// cacheOptions are the manager's informer cache options for the shard that shard selects.
 //   - Every cached object drops its managedFields, as kube-controller-manager's informers do: no controller
 //     reads them (the apiserver tracks server-side apply's field ownership itself), and on a Job or CronJob
 //     they are often a third of the object (measured with 5,000 CronJobs and 20,000 Jobs).
 //   - Pods are cached only when they carry webappv1.LabelGuestbook: the Guestbook controller is the only reader
 //     and selects by that label, and every other pod in the cluster (each CronJob's Job pods among them)
 //     would otherwise be decoded and kept on every change.
-func cacheOptions() cache.Options {
+//   - CronJobs, Guestbooks and SiteSyncs, and the Jobs, Deployments, Services and pods the controllers create
+//     for them (which carry their owner's apis.ShardLabel), are cached only when shard matches them, so each
+//     shard's manager holds only its own objects. The Guestbooks' ConfigMaps are the users' and carry no shard
+//     label: only their metadata is cached, by every shard (the Guestbook controller reads their data uncached).
+//     So are the Argo CD Applications SiteSync watches, which Argo CD creates.
+func cacheOptions(shard labels.Selector) cache.Options {
+	byObject := map[client.Object]cache.ByObject{&corev1.Pod{}: {Label: withRequirements(guestbookPods(), shard)}}
+	if !shard.Empty() {
+		for _, obj := range []client.Object{&batchv1.CronJob{}, &webappv1.Guestbook{}, &gitopsv1alpha1.SiteSync{},
+			&kbatchv1.Job{}, &appsv1.Deployment{}, &corev1.Service{}} {
+			byObject[obj] = cache.ByObject{Label: shard}
+		}
+	}
 	return cache.Options{
 		DefaultTransform: cache.TransformStripManagedFields(),
-		ByObject:         map[client.Object]cache.ByObject{&corev1.Pod{}: {Label: guestbookPods()}},
+		ByObject:         byObject,
 	}
 }
 
@@ -47,4 +63,10 @@ func guestbookPods() labels.Selector {
 		panic(err) // a constant, valid label key
 	}
 	return labels.NewSelector().Add(*req)
+}
+
+// withRequirements is sel with every requirement of more added: the objects both select.
+func withRequirements(sel, more labels.Selector) labels.Selector {
+	reqs, _ := more.Requirements()
+	return sel.Add(reqs...)
 }

@@ -57,6 +57,7 @@ type options struct {
 	certSource, certSecret, certNamespace string
 	certService, certHosts                string
 	mutatingWebhook, validatingWebhook    string
+	watch                                 *selectorFlag
 }
 
 // parseFlags parses args (without the program name) into the manager's options and the zap logger's.
@@ -88,10 +89,13 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.StringVar(&o.certHosts, "cert-hosts", "", "With --cert-source=self: more comma-separated names or IP addresses for the serving certificate (e.g. 127.0.0.1 where webhooks are routed to a host process).")
 	fs.StringVar(&o.mutatingWebhook, "mutating-webhook-configuration", "siteops-mutating-webhook-configuration", "With --cert-source=self: the MutatingWebhookConfiguration that gets the CA.")
 	fs.StringVar(&o.validatingWebhook, "validating-webhook-configuration", "siteops-validating-webhook-configuration", "With --cert-source=self: the ValidatingWebhookConfiguration that gets the CA.")
+	o.watch = newSelectorFlag(mainShard)
+	fs.Var(o.watch, "watch-label-selector", watchSelectorUsage)
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	zo = zap.Options{Development: false}
 	zo.BindFlags(fs)
 	err = fs.Parse(args)
+	o.leaderElectionID = shardLease(fs, o.leaderElectionID, o.watch.Selector())
 	return o, zo, showVersion, err
 }
 
@@ -132,7 +136,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                        scheme,
-		Cache:                         cacheOptions(),
+		Cache:                         cacheOptions(o.watch.Selector()),
 		Metrics:                       metricsOpts,
 		HealthProbeBindAddress:        o.probeAddr,
 		PprofBindAddress:              o.pprofAddr,

@@ -66,7 +66,7 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g.Expect(k8s.Create(ctx, labelled)).To(Succeed())
 	g.Expect(k8s.Create(ctx, other)).To(Succeed())
 
-	opts := cacheOptions()
+	opts := cacheOptions(newSelectorFlag(mainShard).Selector()) // the main manager's, the default
 	opts.Scheme = env.Scheme
 	c, err := cache.New(env.Config, opts)
 	g.Expect(err).NotTo(HaveOccurred())

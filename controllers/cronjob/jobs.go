@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 )
 
 // jobSets are a CronJob's Jobs by state. Finished lists are sorted oldest first.
@@ -164,7 +165,8 @@ func JobName(cronJobName string, scheduled time.Time) string {
 }
 
 // buildJob returns the Job for one scheduled time: the CronJob's template, its labels and annotations, the
-// scheduled time in Kubernetes' and the tutorial's annotations, and the CronJob as controller.
+// scheduled time in Kubernetes' and the tutorial's annotations, the CronJob's shard label (apis.ShardLabel) on
+// the Job and its pod template, and the CronJob as controller.
 func (r *Reconciler) buildJob(cj *batchv1.CronJob, scheduled time.Time) (*kbatchv1.Job, error) {
 	tmpl := cj.Spec.JobTemplate
 	job := &kbatchv1.Job{
@@ -180,6 +182,9 @@ func (r *Reconciler) buildJob(cj *batchv1.CronJob, scheduled time.Time) (*kbatch
 	for k, v := range tmpl.Annotations {
 		job.Annotations[k] = v
 	}
+	// The Job and its pods are in the CronJob's shard: the manager that owns the CronJob caches its Jobs.
+	job.Labels = kit.InheritShard(cj, job.Labels)
+	job.Spec.Template.Labels = kit.InheritShard(cj, job.Spec.Template.Labels)
 	at := scheduled.In(timeZoneLocation(cj)).Format(time.RFC3339)
 	job.Annotations[batchv1.ScheduledTimestampAnnotation] = at
 	job.Annotations[batchv1.ScheduledAtAnnotation] = at

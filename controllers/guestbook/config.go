@@ -28,18 +28,19 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 )
 
-// reconcileConfig reads the Guestbook's ConfigMap and hashes its data. A missing ConfigMap is no error: the
+// reconcileConfig reads the Guestbook's ConfigMap (uncached, through APIReader) and hashes its data. A missing ConfigMap is no error: the
 // status summary marks the Guestbook Degraded/ConfigMapMissing, the workload step leaves the Deployment alone,
 // and the ConfigMap watch brings the Guestbook back when it appears.
 func (r *Reconciler) reconcileConfig(ctx context.Context, st *scope) error {
 	cm := &corev1.ConfigMap{}
 	key := types.NamespacedName{Namespace: st.gb.Namespace, Name: st.gb.Spec.ConfigMapName}
 	wasMissing := isConfigMissing(st.gb)
-	if err := r.Get(ctx, key, cm); err != nil {
+	if err := r.configReader().Get(ctx, key, cm); err != nil {
 		if !apierrors.IsNotFound(err) {
 			return fmt.Errorf("reading ConfigMap %s: %w", key, err)
 		}
@@ -57,6 +58,14 @@ func (r *Reconciler) reconcileConfig(ctx context.Context, st *scope) error {
 	st.configMap = cm
 	st.configHash = configHash(cm)
 	return nil
+}
+
+// configReader is APIReader, or Client when it is nil.
+func (r *Reconciler) configReader() client.Reader {
+	if r.APIReader != nil {
+		return r.APIReader
+	}
+	return r.Client
 }
 
 // isConfigMissing reports whether the Guestbook's last status said its ConfigMap was missing.

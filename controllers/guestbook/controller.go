@@ -40,7 +40,12 @@ import (
 // Reconciler reconciles a Guestbook: its ConfigMap, Deployment, two Services and the role labels of its pods.
 type Reconciler struct {
 	client.Client
-	Scheme *runtime.Scheme
+	// APIReader reads the Guestbook's ConfigMap straight from the apiserver: the ConfigMap is the user's, carries
+	// no shard label, and caching every ConfigMap's data in every manager would cost more than one read per
+	// reconcile. Only the ConfigMaps' metadata is cached, to map their changes to Guestbooks. SetupWithManager
+	// fills it with the manager's when nil; a Reconciler used without it reads with Client.
+	APIReader client.Reader
+	Scheme    *runtime.Scheme
 	// Recorder emits one Event per visible action; nil records nothing.
 	Recorder events.EventRecorder
 	// Clock stamps condition transitions and measures failovers; nil means the real clock.

@@ -40,9 +40,12 @@ import (
 const configMapNameField = ".spec.configMapName"
 
 // SetupWithManager registers the controller: it owns Deployments and Services, and watches the pods (mapped
-// by their LabelGuestbook label) and the ConfigMaps (mapped through the configMapName index) of Guestbooks.
-// Every change that matters arrives as an event; nothing polls.
+// by their LabelGuestbook label) and the ConfigMaps (metadata only, mapped through the configMapName index) of
+// Guestbooks. Every change that matters arrives as an event; nothing polls.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.APIReader == nil {
+		r.APIReader = mgr.GetAPIReader()
+	}
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &webappv1.Guestbook{}, configMapNameField,
 		func(o client.Object) []string {
 			return []string{o.(*webappv1.Guestbook).Spec.ConfigMapName}
@@ -55,7 +58,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&corev1.Service{}).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(podToGuestbook),
 			builder.WithPredicates(podRoleInputsChanged())).
-		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.configMapToGuestbooks)).
+		WatchesMetadata(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.configMapToGuestbooks)).
 		Named("guestbook")
 	if err := kit.Complete(r.Complete, b, controller.Options{}, &webappv1.GuestbookList{}, r); err != nil {
 		return fmt.Errorf("building the Guestbook controller: %w", err)

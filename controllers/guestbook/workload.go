@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 )
 
 // configMountPath is where the Guestbook's ConfigMap is mounted in every pod.
@@ -68,14 +69,15 @@ func selectorLabels(gb *webappv1.Guestbook) map[string]string {
 	return map[string]string{webappv1.LabelGuestbook: gb.Name}
 }
 
-// objectLabels label everything a Guestbook owns.
+// objectLabels label everything a Guestbook owns, its pods included, with the Guestbook's shard label
+// (apis.ShardLabel) when it has one, so the manager that owns the Guestbook caches them.
 func objectLabels(gb *webappv1.Guestbook) map[string]string {
-	return map[string]string{
+	return kit.InheritShard(gb, map[string]string{
 		webappv1.LabelGuestbook:        gb.Name,
 		"app.kubernetes.io/name":       "guestbook",
 		"app.kubernetes.io/instance":   gb.Name,
 		"app.kubernetes.io/managed-by": "siteops",
-	}
+	})
 }
 
 // ownerRef makes gb the controlling owner, so deleting the Guestbook deletes the object.

@@ -1,0 +1,108 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestShardedCronJobLoad is issue 18's sharding demonstration, run by `make test-shard-load` only (it skips
+// unless SITEOPS_SHARD_LOAD_CRONJOBS is set): N CronJobs `*/1`, half in each of two shards, for
+// SITEOPS_LOAD_MINUTES schedule minutes on the local cluster, first with one manager that watches every object
+// (--watch-label-selector=), then, on a fresh namespace and fresh shard keys, with one manager per shard. Each
+// run must have every CronJob run exactly once a minute (no CronJob run by two managers, none missed); the test
+// logs each manager's peak RSS and CPU, and fails when a shard's manager peaks as high as the unsharded one.
+func TestShardedCronJobLoad(t *testing.T) {
+	if os.Getenv("SITEOPS_SHARD_LOAD_CRONJOBS") == "" {
+		t.Skip("SITEOPS_SHARD_LOAD_CRONJOBS is unset: run `make test-shard-load`")
+	}
+	n := loadSize(t, "SITEOPS_SHARD_LOAD_CRONJOBS", 1000)
+	minutes := loadSize(t, "SITEOPS_LOAD_MINUTES", 3)
+
+	one := shardedLoadRun(t, "e2e-shard-load-a", n, minutes, map[string]string{"unsharded": "--watch-label-selector="}, "a1", "a2")
+	two := shardedLoadRun(t, "e2e-shard-load-b", n, minutes, map[string]string{
+		"shard b1": "--watch-label-selector=sharding.fluxcd.io/key in (b1)",
+		"shard b2": "--watch-label-selector=sharding.fluxcd.io/key in (b2)",
+	}, "b1", "b2")
+	whole := one["unsharded"]
+	for name, u := range two {
+		t.Logf("%s: peak RSS %.0f MiB = %.2f of the unsharded manager's %.0f MiB", name, u.peakRSSMiB, u.peakRSSMiB/whole.peakRSSMiB, whole.peakRSSMiB)
+		if u.peakRSSMiB >= whole.peakRSSMiB {
+			t.Errorf("%s peaks at %.0f MiB, no lower than the unsharded manager's %.0f MiB", name, u.peakRSSMiB, whole.peakRSSMiB)
+		}
+	}
+}
+
+// shardedLoadRun creates n CronJobs in namespace ns, the first half labelled for shard a and the rest for
+// shard b, runs one manager per entry of managers (name: its --watch-label-selector) for the given schedule
+// minutes, checks that every CronJob ran exactly once a minute, stops the managers and returns their usage.
+func shardedLoadRun(t *testing.T, ns string, n, minutes int, managers map[string]string, a, b string) map[string]processUsage {
+	t.Helper()
+	const deadline = 60
+	kubectl(t, "create", "namespace", ns)
+	procs := map[string]*manager{}
+	for name, selector := range managers {
+		m := startManager(t, strings.ReplaceAll(name, " ", "-"), selector)
+		waitFor(t, 60*time.Second, name+" ready", func() (bool, string) { return m.Ready(), "" })
+		procs[name] = m
+	}
+	yaml := shardedCronJobsYAML(t, "a", n/2, deadline, a) + shardedCronJobsYAML(t, "b", n-n/2, deadline, b)
+	if _, err := tryKubectlIn(yaml, "-n", ns, "create", "-f", "-"); err != nil {
+		t.Fatalf("creating %d CronJobs: %v", n, err)
+	}
+	created := time.Now()
+	last := nextMinute(created).Add(time.Duration(minutes-1) * time.Minute)
+	t.Logf("%s: %d CronJobs over shards %s and %s, managers %v; watching the minutes up to %s", ns, n, a, b, managers, last.UTC().Format("15:04"))
+	time.Sleep(time.Until(last))
+	var l jobLedger
+	for end := time.Now().Add((deadline + 60) * time.Second); ; time.Sleep(2 * time.Second) {
+		l = readLedger(t, ns)
+		if _, missed, _, _ := l.check(time.Time{}, last); missed == 0 || time.Now().After(end) {
+			break
+		}
+	}
+	wall := time.Since(created)
+	usage := map[string]processUsage{}
+	for name, m := range procs {
+		u := usageOf(m.Pid())
+		usage[name] = u
+		t.Logf("%s: peak RSS %.0f MiB, CPU %s over %s wall", name, u.peakRSSMiB, u.cpu.Round(10*time.Millisecond), wall.Round(time.Second))
+		m.Stop(syscall.SIGTERM)
+	}
+	expected, missed, dup, detail := l.check(time.Time{}, last)
+	t.Logf("%s: %d runs due, %d Jobs, %d missed, %d duplicated", ns, expected, l.jobs, missed, dup)
+	if missed != 0 || dup != 0 {
+		t.Fatalf("%s: %d missed, %d duplicated: %v", ns, missed, dup, detail)
+	}
+	return usage
+}
+
+// shardedCronJobsYAML is cronJobsYAML with every CronJob labelled sharding.fluxcd.io/key=shard.
+func shardedCronJobsYAML(t *testing.T, prefix string, n, deadline int, shard string) string {
+	t.Helper()
+	plain := cronJobsYAML(prefix, n, deadline)
+	from := "metadata: {name: "
+	if got := strings.Count(plain, from); got != n {
+		t.Fatalf("cronJobsYAML wrote %d metadata lines for %d CronJobs", got, n)
+	}
+	return strings.ReplaceAll(plain, from, fmt.Sprintf("metadata: {labels: {sharding.fluxcd.io/key: %s}, name: ", shard))
+}
