@@ -35,10 +35,16 @@ import (
 var cluster struct {
 	dir        string // state folder (kubeconfig, logs, git root)
 	kubeconfig string
-	gitRoot    string // folder the git daemon serves
-	gitDaemon  string // git://127.0.0.1:port
+	gitRoot    string   // folder the git daemon serves
+	gitDaemon  string   // git://127.0.0.1:port
+	sites      []string // the site clusters beside the hub (hack/local-sites.sh)
+	sitesDir   string   // their state: sitesDir/<site>/admin.kubeconfig
 	env        []string
 }
+
+// fleetSites are the site clusters every e2e run starts beside the hub: each its own kube-apiserver with
+// kube-controller-manager, kube-scheduler and kwok, registered in the hub's Argo CD.
+const fleetSites = "site-a site-b"
 
 func TestMain(m *testing.M) {
 	os.Exit(runMain(m))
@@ -58,7 +64,8 @@ func runMain(m *testing.M) int {
 		portBase, dirName = pb, "e2e-cluster-"+pb
 	}
 	cluster.dir = filepath.Join(cache, dirName)
-	env := append(os.Environ(), "SITEOPS_CLUSTER_DIR="+cluster.dir, "SITEOPS_CLUSTER_PORT_BASE="+portBase)
+	env := append(os.Environ(), "SITEOPS_CLUSTER_DIR="+cluster.dir, "SITEOPS_CLUSTER_PORT_BASE="+portBase,
+		"SITEOPS_CLUSTER_SITES="+fleetSites)
 	// Start from a clean state every run: a previous run's objects would hide bugs.
 	down := exec.Command(script, "down", "--wipe")
 	down.Env, down.Stdout, down.Stderr = env, os.Stderr, os.Stderr
@@ -91,6 +98,10 @@ func runMain(m *testing.M) int {
 			v = strings.ReplaceAll(v, "$PATH", os.Getenv("PATH"))
 			cluster.env = append(cluster.env, k+"="+v)
 			switch k {
+			case "SITEOPS_CLUSTER_SITES":
+				cluster.sites = strings.Split(v, ",")
+			case "SITEOPS_CLUSTER_SITES_DIR":
+				cluster.sitesDir = v
 			case "KUBECONFIG":
 				cluster.kubeconfig = v
 			case "SITEOPS_GIT_ROOT":

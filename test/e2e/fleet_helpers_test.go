@@ -1,0 +1,212 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/siteops/siteops/test/testenv"
+)
+
+// fleet is one SiteSync over a source repository whose sites are the fleet's site clusters, delivered by the
+// ApplicationSet of base/argocd.
+type fleet struct {
+	t         *testing.T
+	namespace string // of the SiteSync "sites"
+	work      string // a clone of the source repository
+	bare      string // the source repository the git daemon serves
+	mgr       *manager
+	token     string
+}
+
+// siteKubeconfig is the admin kubeconfig of a site cluster.
+func siteKubeconfig(site string) string {
+	return filepath.Join(cluster.sitesDir, site, "admin.kubeconfig")
+}
+
+// onSite is jsonpath against a site's cluster: kubectl's output, or "" when the object is missing.
+func onSite(site string, args ...string) string {
+	return jsonpath(append([]string{"--kubeconfig", siteKubeconfig(site)}, args...)...)
+}
+
+// localCluster runs hack/local-cluster.sh against the e2e cluster (e.g. stop-site NAME).
+func localCluster(t *testing.T, args ...string) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "local-cluster.sh"), args...)
+	cmd.Env = cluster.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("local-cluster.sh %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// fleetSource is a source repository: a base with a ConfigMap and a Deployment, and one overlay per site
+// that sets the site's name in the ConfigMap.
+func fleetSource(sites []string) map[string]string {
+	files := map[string]string{
+		"base/kustomization.yaml": "resources:\n- site-info.yaml\n- web.yaml\n",
+		"base/site-info.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: site-info\ndata:\n  release: \"1\"\n",
+		"base/web.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  progressDeadlineSeconds: 15
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: registry.example/web:1
+`,
+	}
+	for _, s := range sites {
+		files["overlays/"+s+"/kustomization.yaml"] = "resources:\n- ../../base\npatches:\n- path: site-values.yaml\n"
+		files["overlays/"+s+"/site-values.yaml"] = siteValues(s, "one")
+	}
+	return files
+}
+
+// siteValues is a site's overlay patch: its name and a greeting in the ConfigMap.
+func siteValues(site, greeting string) string {
+	return fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: site-info\ndata:\n  site: %s\n  greeting: %s\n", site, greeting)
+}
+
+// newFleet pushes the source repository to the git daemon, starts a manager, applies base/argocd's
+// ApplicationSet with only its repository URL changed, and creates the SiteSync "sites" in namespace ns with a
+// push receiver.
+func newFleet(t *testing.T, ns string) *fleet {
+	t.Helper()
+	f := &fleet{t: t, namespace: ns, work: t.TempDir(), token: "e2e-fleet-token-51c2"}
+	for rel, content := range fleetSource(cluster.sites) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(f.work, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, f.work, rel, content)
+	}
+	f.bare = filepath.Join(cluster.gitRoot, ns+".git")
+	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", f.bare)
+	git(t, f.work, "init", "-q", "-b", "main")
+	git(t, f.work, "add", ".")
+	git(t, f.work, "commit", "-qm", "fleet: base and one overlay per site")
+	git(t, f.work, "push", "-q", f.bare, "main")
+
+	f.mgr = startManager(t, ns)
+	kubectl(t, "create", "namespace", ns)
+	kubectl(t, "-n", ns, "create", "secret", "generic", "receiver", "--from-literal=token="+f.token)
+	// The ApplicationSet first, as a platform team installs it: siteops' first push asks it to run its
+	// generator, so the sites' Applications appear without waiting for the generator's poll.
+	appset, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "base", "argocd", "applicationset.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := cluster.gitDaemon + "/" + ns + ".git"
+	yaml := strings.ReplaceAll(string(appset), "https://git.example.com/platform/siteops.git", repo)
+	if !strings.Contains(yaml, repo) {
+		t.Fatal("base/argocd/applicationset.yaml no longer names https://git.example.com/platform/siteops.git")
+	}
+	apply(t, "", yaml)
+	t.Cleanup(func() { _, _ = tryKubectl("-n", "argocd", "delete", "applicationset", "siteops-sites") })
+	apply(t, ns, fmt.Sprintf(`
+apiVersion: gitops.siteops.dev/v1alpha1
+kind: SiteSync
+metadata: {name: sites}
+spec:
+  source: {url: "file://%s", ref: main}
+  target: {branch: rendered}
+  interval: 10m
+  receiver: {secretRef: {name: receiver}}
+`, f.bare))
+	return f
+}
+
+// push commits every change of the clone, pushes it, announces it to the receiver and waits for the
+// rendered commit that names it; it returns the source commit.
+func (f *fleet) push(msg string) string {
+	f.t.Helper()
+	sha := commitAndPush(f.t, f.work, f.bare, msg)
+	pushWebhook(f.t, f.mgr.receiverPort, f.namespace, "sites", f.token, "refs/heads/main", sha)
+	waitRendered(f.t, f.bare, sha)
+	return sha
+}
+
+// site returns fields of the site's entry in the SiteSync status, joined by "|".
+func (f *fleet) site(site string, fields ...string) string {
+	var path []string
+	for _, fl := range fields {
+		path = append(path, "{.status.sites[?(@.name==\""+site+"\")]."+fl+"}")
+	}
+	return jsonpath("-n", f.namespace, "get", "sitesync", "sites", "-o", "jsonpath="+strings.Join(path, "|"))
+}
+
+// renderedHead is the head of the rendered branch, or "" before the first rendered commit.
+func (f *fleet) renderedHead() string {
+	out, err := gitOut(f.bare, "rev-parse", "--verify", "-q", "rendered")
+	if err != nil {
+		return ""
+	}
+	return out
+}
+
+// waitDelivered waits until SiteSync reports every named site Delivered (Synced and Healthy) with the
+// expected rendered commit (the one that last changed its folder) and Argo CD's synced revision at that commit
+// or at the head of the rendered branch.
+func (f *fleet) waitDelivered(timeout time.Duration, want map[string]string) {
+	f.t.Helper()
+	for site, commit := range want {
+		waitFor(f.t, timeout, site+" Delivered at "+short(commit), func() (bool, string) {
+			got := f.site(site, "renderedCommit", "syncedRevision", "delivery")
+			return got == commit+"|"+commit+"|Delivered" || got == commit+"|"+f.renderedHead()+"|Delivered",
+				got + " " + f.site(site, "deliveryMessage")
+		})
+	}
+}
+
+// transcript logs `kubectl get sitesync -o wide` and `siteops status` for the README.
+func (f *fleet) transcript(when string) {
+	f.t.Helper()
+	f.t.Logf("%s:\n$ kubectl get sitesync -n %s -o wide\n%s$ siteops status -n %s\n%s", when, f.namespace,
+		kubectl(f.t, "-n", f.namespace, "get", "sitesync", "-o", "wide"), f.namespace, siteopsStatus(f.t, f.namespace))
+}
+
+// siteopsStatus runs `siteops status -n ns` (the CLI built beside the manager) and returns its output.
+func siteopsStatus(t *testing.T, ns string) string {
+	t.Helper()
+	cli := filepath.Join(filepath.Dir(managerBinary(t)), "siteops")
+	out, err := exec.Command(cli, "status", "--kubeconfig", cluster.kubeconfig, "-n", ns).CombinedOutput()
+	if err != nil {
+		t.Fatalf("siteops status: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// short is the first 8 characters of a commit.
+func short(sha string) string {
+	if len(sha) > 8 {
+		return sha[:8]
+	}
+	return sha
+}
