@@ -208,10 +208,15 @@ EOT
   ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true start argocd-repo-server "$a/argocd-repo-server" \
     --address 127.0.0.1 --port "$REPO_PORT" --metrics-address 127.0.0.1 --metrics-port "$REPO_METRICS" \
     --disable-tls --redis "127.0.0.1:$REDIS_PORT" --revision-cache-expiration 10s
-  ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true start argocd-application-controller \
+  # ARGOCD_CLUSTER_CACHE_RESYNC_DURATION: Argo CD notices a site cluster that went away only when it
+  # relists the cluster (12 h by default; watch errors alone keep the last state): 1 min on the local fleet;
+  # and it reports the failure after --repo-error-grace-period-seconds (180 s by default): 30 s here.
+  ARGOCD_CLUSTER_CACHE_RESYNC_DURATION=1m ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true \
+    start argocd-application-controller \
     "$a/argocd-application-controller" --kubeconfig "$KUBECONFIG" --namespace argocd \
     --repo-server "127.0.0.1:$REPO_PORT" --repo-server-plaintext --redis "127.0.0.1:$REDIS_PORT" \
-    --metrics-port "$CTRL_METRICS" --app-resync 15 --app-resync-jitter 0 --persist-resource-health
+    --metrics-port "$CTRL_METRICS" --app-resync 15 --app-resync-jitter 0 --persist-resource-health \
+    --repo-error-grace-period-seconds 30
   waitfor argocd-application-controller curl -sf "http://127.0.0.1:$CTRL_METRICS/healthz"
   # The ApplicationSet controller generates one Application per site folder of the rendered branch.
   start argocd-applicationset-controller "$a/argocd-applicationset-controller" --kubeconfig "$KUBECONFIG" \

@@ -40,9 +40,10 @@ const (
 	refreshNormal     = "normal"
 )
 
-// liveStateError starts the message of the ComparisonError condition Argo CD sets when it cannot read the
-// destination cluster's objects: the site's cluster is down or refuses Argo CD's credentials.
-const liveStateError = "Failed to load live state: "
+// clusterCacheError is in the ComparisonError Argo CD sets when it cannot list the destination cluster to
+// fill its cache (of live objects, or of API versions for rendering): the site's cluster is down or refuses
+// Argo CD's credentials.
+const clusterCacheError = "error synchronizing cache state"
 
 // managerRolloutName is the Rollout of siteops' own manager on every site (base/install).
 const managerRolloutName = "siteops-manager"
@@ -123,7 +124,7 @@ func viewOf(u *unstructured.Unstructured) (appView, error) {
 	}
 	v.Settling = settling(a)
 	for _, c := range st.Conditions {
-		if c.Type == "ComparisonError" && strings.HasPrefix(c.Message, liveStateError) {
+		if c.Type == "ComparisonError" && strings.Contains(c.Message, clusterCacheError) {
 			v.Unreachable = true
 		}
 	}

@@ -111,8 +111,9 @@ func TestSyncDueOnlyWhenSomethingAsksForIt(t *testing.T) {
 	}
 }
 
-// TestViewOfSeesAnUnreachableCluster: Argo CD's "Failed to load live state" comparison error (it cannot read
-// the site's cluster) makes the site unreachable; a manifest error of the same condition type does not.
+// TestViewOfSeesAnUnreachableCluster: Argo CD's comparison error for a cluster it cannot list (to read live
+// objects or the API versions to render for) makes the site unreachable; a manifest error of the same
+// condition type does not. The messages are Argo CD 3.2's.
 func TestViewOfSeesAnUnreachableCluster(t *testing.T) {
 	app := func(msg string) *unstructured.Unstructured {
 		return &unstructured.Unstructured{Object: map[string]any{
@@ -124,10 +125,17 @@ func TestViewOfSeesAnUnreachableCluster(t *testing.T) {
 		}}
 	}
 	g := NewWithT(t)
-	down, err := viewOf(app(`Failed to load live state: failed to get cluster info for "https://127.0.0.1:6443": connection refused`))
-	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(down.Unreachable).To(BeTrue())
-	g.Expect(down.Message).To(ContainSubstring("connection refused"))
+	for _, msg := range []string{
+		`Failed to load live state: error synchronizing cache state : failed to sync cluster https://127.0.0.1:6443: ` +
+			`failed to load initial state of resource Deployment.apps: Get "https://127.0.0.1:6443/apis/apps/v1/deployments": connection refused`,
+		`Failed to load target state: failed to get cluster version for cluster "https://127.0.0.1:6443": ` +
+			`error synchronizing cache state : failed to sync cluster https://127.0.0.1:6443: connection refused`,
+	} {
+		down, err := viewOf(app(msg))
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(down.Unreachable).To(BeTrue(), msg)
+		g.Expect(down.Message).To(ContainSubstring("connection refused"))
+	}
 	bad, err := viewOf(app("Failed to load target state: failed to generate manifest: kustomize build failed"))
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(bad.Unreachable).To(BeFalse())
