@@ -178,7 +178,9 @@ up_argocd() {
   waitfor redis redis-cli -p "$REDIS_PORT" ping
   kubectl create namespace argocd --dry-run=client -o yaml | kubectl apply -f - >/dev/null
   kubectl apply --server-side $(for f in "$a"/crds/*-crd.yaml; do echo -f "$f"; done) >/dev/null
-  waitfor "argocd CRDs" kubectl wait --for=condition=Established crd/applications.argoproj.io --timeout=1s
+  # All three: the AppProject below fails "no matches for kind" while its CRD is not yet established.
+  waitfor "argocd CRDs" kubectl wait --for=condition=Established crd/applications.argoproj.io \
+    crd/appprojects.argoproj.io crd/applicationsets.argoproj.io --timeout=1s
   kubectl -n argocd apply -f - >/dev/null <<EOT
 apiVersion: v1
 kind: ConfigMap

@@ -40,8 +40,9 @@ import (
 	"github.com/siteops/siteops/test/testenv"
 )
 
-// envPortBase shifts the ports of the local cluster P1 and P7 start (hack/local-cluster.sh uses base+1…+13;
-// the anchor kube-controller-manager listens on base+20) [26600].
+// envPortBase shifts the ports of the local clusters P1, P7 and P8 start (hack/local-cluster.sh uses
+// base+1…+16; the anchor kube-controller-manager listens on base+20, the manager's probes on base+21) [26600].
+// P10's fleet runs at base+100.
 const envPortBase = "SITEOPS_BENCH_PORT_BASE"
 
 // benchCluster is a local cluster (hack/local-cluster.sh: etcd, kube-apiserver, kube-controller-manager,
@@ -53,11 +54,17 @@ type benchCluster struct {
 	c               client.Client // raised QPS, for creating many objects
 }
 
-// startBenchCluster starts the cluster with the optional components and the kube-controller-manager
-// controllers given, with the audit log of writes on, and installs siteops' CRDs.
+// startBenchCluster starts the cluster at the bench port base with the optional components and the
+// kube-controller-manager controllers given, with the audit log of writes on, and installs siteops' CRDs.
 func startBenchCluster(tb testing.TB, components, kcmControllers string) *benchCluster {
 	tb.Helper()
-	pb := envInt(tb, envPortBase, 26600)
+	return startBenchClusterAt(tb, envInt(tb, envPortBase, 26600), components, kcmControllers)
+}
+
+// startBenchClusterAt is startBenchCluster at port base pb, with the named site clusters beside the hub
+// (hack/local-sites.sh: site i listens on pb+20+5i…pb+24+5i).
+func startBenchClusterAt(tb testing.TB, pb int, components, kcmControllers string, sites ...string) *benchCluster {
+	tb.Helper()
 	cache := os.Getenv("SITEOPS_CACHE")
 	if cache == "" {
 		home, _ := os.UserHomeDir()
@@ -67,7 +74,7 @@ func startBenchCluster(tb testing.TB, components, kcmControllers string) *benchC
 	bc.kubeconfig = filepath.Join(bc.dir, "admin.kubeconfig")
 	bc.env = append(os.Environ(), "SITEOPS_CLUSTER_DIR="+bc.dir, fmt.Sprintf("SITEOPS_CLUSTER_PORT_BASE=%d", pb),
 		"SITEOPS_CLUSTER_COMPONENTS="+components, "SITEOPS_CLUSTER_KCM_CONTROLLERS="+kcmControllers,
-		"SITEOPS_CLUSTER_AUDIT=1", "KUBECONFIG="+bc.kubeconfig)
+		"SITEOPS_CLUSTER_AUDIT=1", "SITEOPS_CLUSTER_SITES="+strings.Join(sites, ","), "KUBECONFIG="+bc.kubeconfig)
 	_ = bc.script("down", "--wipe")
 	tb.Cleanup(func() { _ = bc.script("down") })
 	if err := bc.script("up"); err != nil {

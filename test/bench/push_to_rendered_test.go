@@ -179,17 +179,24 @@ func (f *pushFixture) pushAndWait(tb testing.TB, i int) time.Duration {
 func (f *pushFixture) sendPushEvent(tb testing.TB, sha string) {
 	tb.Helper()
 	f.delivery++
+	sendSignedPush(tb, f.hookURL, f.srv.URL(sourceRepo), sha, f.delivery)
+}
+
+// sendSignedPush posts to the receiver at hookURL a GitHub push event for sha on main from the repository
+// cloneURL, signed with hookToken, as delivery number n; it wants 202.
+func sendSignedPush(tb testing.TB, hookURL, cloneURL, sha string, n int) {
+	tb.Helper()
 	body := []byte(fmt.Sprintf(`{"ref":"refs/heads/%s","after":%q,"repository":{"clone_url":%q}}`,
-		gitserver.DefaultBranch, sha, f.srv.URL(sourceRepo)))
+		gitserver.DefaultBranch, sha, cloneURL))
 	mac := hmac.New(sha256.New, []byte(hookToken))
 	mac.Write(body)
-	req, err := http.NewRequest(http.MethodPost, f.hookURL, bytes.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, hookURL, bytes.NewReader(body))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-GitHub-Event", "push")
-	req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("bench-%d-%d", time.Now().UnixNano(), f.delivery))
+	req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("bench-%d-%d", time.Now().UnixNano(), n))
 	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -63,7 +63,7 @@ func Judge(ok bool) Verdict {
 
 // Row is one line of the results table. Figures are formatted with their unit (FormatDuration).
 type Row struct {
-	ID      string // P1…P8
+	ID      string // P1…P10
 	Measure string
 	Siteops string // siteops' figure
 	Anchor  string // the anchor's figure, with what the anchor is
@@ -77,7 +77,8 @@ type Row struct {
 // notRun is the figure of a row that was not measured in this run.
 const notRun = "not run"
 
-// catalogue is every row of issue 7, in table order, with its measure and target; Record fills the figures.
+// catalogue is every row of issue 7 and the rows later issues added, in table order, with its measure and
+// target; Record fills the figures.
 var catalogue = []Row{
 	{ID: "P1", Measure: "CronJob: scheduled time → Job create request, p50/p99; CPU, RSS, API requests per Job",
 		Target: "lag p99 ≤ 2 s, ≤ 3 requests/Job, CPU and RSS ≤ 1.0×, 0 missed, 0 duplicates",
@@ -98,6 +99,9 @@ var catalogue = []Row{
 		"own start time (scheduled + stagger offset), p50/p99",
 		Target: "peak ≤ 0.5× the unspread side's, spread lag p99 ≤ 1 s, 0 missed, 0 duplicates",
 		Notes:  "anchor: the same CronJobs without spread, same manager, same run"},
+	{ID: "P10", Measure: "`git push` of a base change → every site of the local fleet Delivered (Synced and " +
+		"Healthy at its rendered revision), p50/p99 (issue 15)",
+		Target: "p50 < 5 s", Notes: "anchor: Argo CD's default 3-minute poll (quoted, not run)"},
 }
 
 // Results collects the rows measured in one run; safe for concurrent use.
