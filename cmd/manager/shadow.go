@@ -28,25 +28,29 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/siteops/siteops/cmd/manager/leadership"
 	"github.com/siteops/siteops/cmd/manager/standby"
 )
 
-// writeClients are the two clients the reconcilers get: the leader's, which records and persists its writes,
-// and the standby's, which records them and sends them as dry runs.
+// writeClients are the clients the reconcilers get: the leader's, which records and persists its writes while
+// the manager leads and refuses them otherwise; the standby's, which records them and sends them as dry runs;
+// and fenced, the manager's client with only the fence, for the push receiver.
 type writeClients struct {
-	leader, standby             client.Client
+	leader, standby, fenced     client.Client
 	leaderReport, standbyReport *standby.Report
 	discard                     events.EventRecorder
 }
 
-// newWriteClients wraps the manager's client for the leader and for shadow mode.
-func newWriteClients(mgr ctrl.Manager) writeClients {
+// newWriteClients wraps the manager's client for the leader, behind fence, and for shadow mode. The fence is
+// outermost: a refused write is not recorded, as it never reaches the apiserver.
+func newWriteClients(mgr ctrl.Manager, fence *leadership.Fence) writeClients {
 	log := ctrl.Log.WithName("writes")
 	lr := &standby.Report{Log: log}
 	sr := &standby.Report{Log: log}
 	return writeClients{
-		leader:        standby.NewWriteRecorder(mgr.GetClient(), lr, false),
+		leader:        leadership.NewClient(standby.NewWriteRecorder(mgr.GetClient(), lr, false), fence),
 		standby:       standby.NewWriteRecorder(mgr.GetClient(), sr, true),
+		fenced:        leadership.NewClient(mgr.GetClient(), fence),
 		leaderReport:  lr,
 		standbyReport: sr,
 		discard:       &events.FakeRecorder{},
@@ -56,9 +60,9 @@ func newWriteClients(mgr ctrl.Manager) writeClients {
 // shadowServer serves the shadow report (GET /shadow) and the leader's write report (GET /writes) over plain
 // HTTP for the preview Service and the pre-promotion AnalysisTemplate. It runs whether or not the manager leads.
 type shadowServer struct {
-	addr    string
-	clients writeClients
-	elected <-chan struct{}
+	addr       string
+	clients    writeClients
+	leadership standby.Leadership
 }
 
 // NeedLeaderElection is false: the report matters most while the manager does not lead.
@@ -67,7 +71,7 @@ func (s *shadowServer) NeedLeaderElection() bool { return false }
 // Start serves until ctx ends.
 func (s *shadowServer) Start(ctx context.Context) error {
 	mux := http.NewServeMux()
-	leading := func() bool { return standby.Leading(s.elected) }
+	leading := s.leadership.Leading
 	mux.Handle("GET /shadow", s.clients.standbyReport.Handler(leading))
 	mux.Handle("GET /writes", s.clients.leaderReport.Handler(leading))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}

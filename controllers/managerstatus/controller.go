@@ -30,9 +30,11 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/controllers/internal/kit"
 )
 
 // DefaultInterval is how often a SiteSync's status.manager is refreshed when Interval is zero.
@@ -47,6 +49,8 @@ type Reconciler struct {
 	APIReader client.Reader
 	// Interval is how often status.manager is refreshed; zero means DefaultInterval.
 	Interval time.Duration
+	// Complete says how the manager runs the controller (see kit.Completer); nil runs it while leading.
+	Complete kit.Completer
 }
 
 // +kubebuilder:rbac:groups=gitops.siteops.dev,resources=sitesyncs,verbs=get;list;watch
@@ -60,10 +64,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.APIReader == nil {
 		r.APIReader = mgr.GetAPIReader()
 	}
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		For(&gitopsv1alpha1.SiteSync{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Named("sitesync-manager-status").
-		Complete(r)
+		Named("sitesync-manager-status")
+	return kit.Complete(r.Complete, b, controller.Options{}, &gitopsv1alpha1.SiteSyncList{}, r)
 }
 
 // Reconcile reads the SiteSync's manager Rollout and patches status.manager when it changed.
