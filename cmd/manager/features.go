@@ -17,6 +17,7 @@ limitations under the License.
 package main
 
 import (
+	"crypto/tls"
 	"fmt"
 
 	"k8s.io/utils/clock"
@@ -42,10 +43,11 @@ import (
 // CronJob and Guestbook controllers over a dry-run write recorder and an observer that measures nothing, and
 // the leader-only controllers not at all. Each gain of leadership re-queues every object. The controllers
 // themselves do not know.
-func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadership.Fence) error {
+func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadership.Fence, tlsOpts []func(*tls.Config)) error {
 	wc := newWriteClients(mgr, fence)
 	if o.shadowAddr != "0" {
-		if err := mgr.Add(&shadowServer{addr: o.shadowAddr, clients: wc, leadership: fence}); err != nil {
+		if err := mgr.Add(&shadowServer{addr: o.shadowAddr, clients: wc, leadership: fence, secure: o.secureShadow,
+			config: mgr.GetConfig(), httpClient: mgr.GetHTTPClient(), tlsOpts: tlsOpts}); err != nil {
 			return fmt.Errorf("adding the shadow report server: %w", err)
 		}
 	}

@@ -54,7 +54,7 @@ type options struct {
 	leaseDuration, renewDeadline, retry   time.Duration
 	releaseOnCancel                       bool
 	workDir                               string
-	shadow                                bool
+	shadow, secureShadow                  bool
 	shadowAddr                            string
 	certSource, certSecret, certNamespace string
 	certService, certHosts                string
@@ -85,7 +85,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the manager stops (SIGTERM), so a standby takes over at once instead of waiting for the lease to expire. Off is controller-runtime's default.")
 	fs.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops", "Folder for Git clones of SiteSync sources and targets.")
 	fs.BoolVar(&o.shadow, "shadow", true, "While not leading, run the CronJob and Guestbook reconcilers with every write sent as a server-side dry run, and report what they would change.")
-	fs.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the plain-HTTP shadow report (GET /shadow, GET /writes); \"0\" disables it.")
+	fs.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the shadow report (GET /shadow, GET /writes); \"0\" disables it.")
+	fs.BoolVar(&o.secureShadow, "shadow-secure", true, "Serve the shadow report over HTTPS with the metrics endpoint's authentication and authorization: a bearer token allowed to get the non-resource URLs /shadow and /writes (ClusterRole shadow-reader). Off: plain HTTP, no authentication.")
 	fs.StringVar(&o.certSource, "cert-source", certSourceFiles, "Webhook serving certificate: \"files\" reads --webhook-cert-dir (cert-manager's Secret mounted there); \"self\" keeps a CA and certificate in --cert-secret, writes them to --webhook-cert-dir (default a folder under the OS temp dir) and injects the CA into the webhook configurations.")
 	fs.StringVar(&o.certSecret, "cert-secret", "siteops-webhook-server-cert", "With --cert-source=self: the Secret holding the CA and serving certificate, shared by both colours.")
 	fs.StringVar(&o.certNamespace, "cert-namespace", "siteops-system", "With --cert-source=self: namespace of --cert-secret and --cert-service.")
@@ -167,7 +168,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 			return fmt.Errorf("adding the leader election: %w", err)
 		}
 	}
-	if err := setupFeatures(mgr, o, clk, el.fence); err != nil {
+	if err := setupFeatures(mgr, o, clk, el.fence, tlsOpts); err != nil {
 		return err
 	}
 	// Readiness never depends on holding the lease: a standby (the preview colour of a blue/green upgrade) must
