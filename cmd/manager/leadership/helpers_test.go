@@ -181,7 +181,7 @@ func promote(t *testing.T, ns, name, hash string) {
 }
 
 // holder returns the Lease's holder ("" when released or absent).
-func holder(g Gomega, ns string) string {
+func holder(_ Gomega, ns string) string {
 	l, err := cs.CoordinationV1().Leases(ns).Get(context.Background(), leaseName, metav1.GetOptions{})
 	if err != nil {
 		return ""
