@@ -17,6 +17,7 @@ limitations under the License.
 package main
 
 import (
+	"crypto/tls"
 	"fmt"
 
 	"k8s.io/utils/clock"
@@ -27,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+	"github.com/siteops/siteops/cmd/manager/leadership"
 	"github.com/siteops/siteops/cmd/manager/receiver"
 	"github.com/siteops/siteops/cmd/manager/standby"
 	"github.com/siteops/siteops/controllers/cronjob"
@@ -34,13 +36,17 @@ import (
 	"github.com/siteops/siteops/controllers/sitesync"
 )
 
-// setupFeatures registers every reconciler, webhook and the push receiver with the manager. With shadow mode
-// the CronJob and Guestbook controllers also run before the manager leads: through a standby.Gate, over a
-// dry-run write recorder and an observer that measures nothing. The controllers themselves do not know.
-func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock) error {
-	wc := newWriteClients(mgr)
+// setupFeatures registers every reconciler, webhook and the push receiver with the manager. Every controller
+// runs through a standby.Gate that asks fence on each reconcile: while the manager leads, the leader's
+// reconciler, whose writes the fence refuses the moment leadership is lost; otherwise, with shadow mode, the
+// CronJob and Guestbook controllers over a dry-run write recorder and an observer that measures nothing, and
+// the leader-only controllers not at all. Each gain of leadership re-queues every object. The controllers
+// themselves do not know.
+func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadership.Fence, tlsOpts []func(*tls.Config)) error {
+	wc := newWriteClients(mgr, fence)
 	if o.shadowAddr != "0" {
-		if err := mgr.Add(&shadowServer{addr: o.shadowAddr, clients: wc, elected: mgr.Elected()}); err != nil {
+		if err := mgr.Add(&shadowServer{addr: o.shadowAddr, clients: wc, leadership: fence, secure: o.secureShadow,
+			config: mgr.GetConfig(), httpClient: mgr.GetHTTPClient(), tlsOpts: tlsOpts}); err != nil {
 			return fmt.Errorf("adding the shadow report server: %w", err)
 		}
 	}
@@ -48,9 +54,9 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock) error {
 	// while leading.
 	standbyOf := func(twin reconcile.Reconciler) func(*builder.Builder, controller.Options, client.ObjectList, reconcile.Reconciler) error {
 		if !o.shadow {
-			return nil
+			return standby.Completer(mgr, fence, standby.Idle{})
 		}
-		return standby.Completer(mgr, twin)
+		return standby.Completer(mgr, fence, twin)
 	}
 
 	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk,
@@ -69,12 +75,14 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock) error {
 
 	// SiteSync pushes to Git, which has no dry run: it is not shadowed and runs only on the leader.
 	ss := &sitesync.Reconciler{Client: wc.leader, APIReader: mgr.GetAPIReader(), Scheme: mgr.GetScheme(),
-		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir}
+		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir,
+		Complete: standby.Completer(mgr, fence, standby.Idle{})}
 	if err := ss.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the SiteSync controller: %w", err)
 	}
+	// The receiver's trigger is a write: a manager that does not lead answers 503 and the Git host retries.
 	if o.receiverAddr != "0" {
-		if err := mgr.Add(receiver.NewServer(o.receiverAddr, mgr.GetClient(), mgr.GetAPIReader(), clk)); err != nil {
+		if err := mgr.Add(receiver.NewServer(o.receiverAddr, wc.fenced, mgr.GetAPIReader(), clk)); err != nil {
 			return fmt.Errorf("adding the push receiver: %w", err)
 		}
 	}

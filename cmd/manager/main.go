@@ -48,11 +48,13 @@ type options struct {
 	webhookPort                           int
 	webhookCertDir                        string
 	leaderElect                           bool
+	leaderElector                         string
+	activeService, podTemplateHash        string
 	leaderElectionID, leaderElectionNS    string
 	leaseDuration, renewDeadline, retry   time.Duration
 	releaseOnCancel                       bool
 	workDir                               string
-	shadow                                bool
+	shadow, secureShadow                  bool
 	shadowAddr                            string
 	certSource, certSecret, certNamespace string
 	certService, certHosts                string
@@ -75,13 +77,17 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.BoolVar(&o.leaderElect, "leader-elect", true, "Elect a leader so only one manager reconciles; the others stay Ready as standbys.")
 	fs.StringVar(&o.leaderElectionID, "leader-election-id", "siteops.siteops.dev", "Name of the leader election Lease.")
 	fs.StringVar(&o.leaderElectionNS, "leader-election-namespace", "", "Namespace of the Lease (default: the pod's namespace).")
+	fs.StringVar(&o.leaderElector, "leader-elector", electorSiteops, "How managers elect their leader. \""+electorSiteops+"\": a standby takes the lease as soon as it is released (it watches the Lease), leadership follows --active-service, is lost and regained without a restart, and a manager that does not lead has every write refused. \""+electorControllerRuntime+"\": controller-runtime's leader election; a standby tries every retry period, and a manager that loses the lease exits.")
+	fs.StringVar(&o.activeService, "active-service", "", "With --leader-elector="+electorSiteops+": the Argo Rollouts active Service, in the Lease's namespace. A manager may lead only while that Service's selector names its --pod-template-hash, so leadership moves at promote, abort and undo, and the preview colour never leads. Empty: every manager may lead.")
+	fs.StringVar(&o.podTemplateHash, "pod-template-hash", "", "This pod's rollouts-pod-template-hash label, required with --active-service. Give it from the downward API: an env var POD_TEMPLATE_HASH with fieldRef metadata.labels['rollouts-pod-template-hash'], and --pod-template-hash=$(POD_TEMPLATE_HASH).")
 	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits before taking over a lease that was not released.")
 	fs.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it gives up.")
-	fs.DurationVar(&o.retry, "leader-elect-retry-period", 500*time.Millisecond, "How often a standby tries to take the lease; bounds the hand-off gap after a release.")
-	fs.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the manager stops (SIGTERM), so a standby takes over within one retry period instead of waiting for the lease to expire. Off is controller-runtime's default.")
+	fs.DurationVar(&o.retry, "leader-elect-retry-period", 500*time.Millisecond, "How often the leader renews the lease; with --leader-elector="+electorControllerRuntime+" also how often a standby tries to take it, which bounds the hand-off gap after a release.")
+	fs.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the manager stops (SIGTERM), so a standby takes over at once instead of waiting for the lease to expire. Off is controller-runtime's default.")
 	fs.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops", "Folder for Git clones of SiteSync sources and targets.")
 	fs.BoolVar(&o.shadow, "shadow", true, "While not leading, run the CronJob and Guestbook reconcilers with every write sent as a server-side dry run, and report what they would change.")
-	fs.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the plain-HTTP shadow report (GET /shadow, GET /writes); \"0\" disables it.")
+	fs.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the shadow report (GET /shadow, GET /writes); \"0\" disables it.")
+	fs.BoolVar(&o.secureShadow, "shadow-secure", true, "Serve the shadow report over HTTPS with the metrics endpoint's authentication and authorization: a bearer token allowed to get the non-resource URLs /shadow and /writes (ClusterRole shadow-reader). Off: plain HTTP, no authentication.")
 	fs.StringVar(&o.certSource, "cert-source", certSourceFiles, "Webhook serving certificate: \"files\" reads --webhook-cert-dir (cert-manager's Secret mounted there); \"self\" keeps a CA and certificate in --cert-secret, writes them to --webhook-cert-dir (default a folder under the OS temp dir) and injects the CA into the webhook configurations.")
 	fs.StringVar(&o.certSecret, "cert-secret", "siteops-webhook-server-cert", "With --cert-source=self: the Secret holding the CA and serving certificate, shared by both colours.")
 	fs.StringVar(&o.certNamespace, "cert-namespace", "siteops-system", "With --cert-source=self: namespace of --cert-secret and --cert-service.")
@@ -134,6 +140,10 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if err != nil {
 		return err
 	}
+	el, err := newElection(cfg, o, clk)
+	if err != nil {
+		return err
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                        scheme,
 		Cache:                         cacheOptions(o.watch.Selector()),
@@ -141,7 +151,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 		HealthProbeBindAddress:        o.probeAddr,
 		PprofBindAddress:              o.pprofAddr,
 		WebhookServer:                 webhook.NewServer(webhook.Options{Port: o.webhookPort, CertDir: certDir, TLSOpts: tlsOpts}),
-		LeaderElection:                o.leaderElect,
+		LeaderElection:                el.controllerRuntime,
 		LeaderElectionID:              o.leaderElectionID,
 		LeaderElectionNamespace:       o.leaderElectionNS,
 		LeaderElectionReleaseOnCancel: o.releaseOnCancel,
@@ -157,7 +167,12 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 			return fmt.Errorf("adding the webhook certificate rotator: %w", err)
 		}
 	}
-	if err := setupFeatures(mgr, o, clk); err != nil {
+	if el.runnable != nil {
+		if err := mgr.Add(el.runnable); err != nil {
+			return fmt.Errorf("adding the leader election: %w", err)
+		}
+	}
+	if err := setupFeatures(mgr, o, clk, el.fence, tlsOpts); err != nil {
 		return err
 	}
 	// Readiness never depends on holding the lease: a standby (the preview colour of a blue/green upgrade) must
@@ -172,7 +187,8 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if err := mgr.AddReadyzCheck("readyz", ready); err != nil {
 		return fmt.Errorf("adding ready check: %w", err)
 	}
-	ctrl.Log.WithName("setup").Info("manager started", "version", version.Version, "leaderElection", o.leaderElect)
+	ctrl.Log.WithName("setup").Info("manager started", "version", version.Version, "leaderElection", o.leaderElect,
+		"leaderElector", o.leaderElector, "activeService", o.activeService, "podTemplateHash", o.podTemplateHash)
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("running manager: %w", err)
 	}

@@ -18,47 +18,63 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"time"
 
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
+	certutil "k8s.io/client-go/util/cert"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 
+	"github.com/siteops/siteops/cmd/manager/leadership"
 	"github.com/siteops/siteops/cmd/manager/standby"
 )
 
-// writeClients are the two clients the reconcilers get: the leader's, which records and persists its writes,
-// and the standby's, which records them and sends them as dry runs.
+// writeClients are the clients the reconcilers get: the leader's, which records and persists its writes while
+// the manager leads and refuses them otherwise; the standby's, which records them and sends them as dry runs;
+// and fenced, the manager's client with only the fence, for the push receiver.
 type writeClients struct {
-	leader, standby             client.Client
+	leader, standby, fenced     client.Client
 	leaderReport, standbyReport *standby.Report
 	discard                     events.EventRecorder
 }
 
-// newWriteClients wraps the manager's client for the leader and for shadow mode.
-func newWriteClients(mgr ctrl.Manager) writeClients {
+// newWriteClients wraps the manager's client for the leader, behind fence, and for shadow mode. The fence is
+// outermost: a refused write is not recorded, as it never reaches the apiserver.
+func newWriteClients(mgr ctrl.Manager, fence *leadership.Fence) writeClients {
 	log := ctrl.Log.WithName("writes")
 	lr := &standby.Report{Log: log}
 	sr := &standby.Report{Log: log}
 	return writeClients{
-		leader:        standby.NewWriteRecorder(mgr.GetClient(), lr, false),
+		leader:        leadership.NewClient(standby.NewWriteRecorder(mgr.GetClient(), lr, false), fence),
 		standby:       standby.NewWriteRecorder(mgr.GetClient(), sr, true),
+		fenced:        leadership.NewClient(mgr.GetClient(), fence),
 		leaderReport:  lr,
 		standbyReport: sr,
 		discard:       &events.FakeRecorder{},
 	}
 }
 
-// shadowServer serves the shadow report (GET /shadow) and the leader's write report (GET /writes) over plain
-// HTTP for the preview Service and the pre-promotion AnalysisTemplate. It runs whether or not the manager leads.
+// shadowServer serves the shadow report (GET /shadow) and the leader's write report (GET /writes) for the
+// preview Service and the pre-promotion AnalysisTemplate. It runs whether or not the manager leads. With
+// secure, as the metrics endpoint: HTTPS with a self-signed certificate, and every request authenticated
+// (TokenReview of its bearer token) and authorized (SubjectAccessReview: get on the non-resource URL /shadow or
+// /writes); else plain HTTP.
 type shadowServer struct {
-	addr    string
-	clients writeClients
-	elected <-chan struct{}
+	addr       string
+	clients    writeClients
+	leadership standby.Leadership
+	secure     bool
+	// config and httpClient reach the apiserver for the reviews; tlsOpts are the metrics server's.
+	config     *rest.Config
+	httpClient *http.Client
+	tlsOpts    []func(*tls.Config)
 }
 
 // NeedLeaderElection is false: the report matters most while the manager does not lead.
@@ -66,15 +82,15 @@ func (s *shadowServer) NeedLeaderElection() bool { return false }
 
 // Start serves until ctx ends.
 func (s *shadowServer) Start(ctx context.Context) error {
-	mux := http.NewServeMux()
-	leading := func() bool { return standby.Leading(s.elected) }
-	mux.Handle("GET /shadow", s.clients.standbyReport.Handler(leading))
-	mux.Handle("GET /writes", s.clients.leaderReport.Handler(leading))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	l, err := net.Listen("tcp", s.addr)
+	handler, err := s.handler()
 	if err != nil {
-		return fmt.Errorf("listening for the shadow report on %s: %w", s.addr, err)
+		return err
 	}
+	l, err := s.listen()
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -85,4 +101,51 @@ func (s *shadowServer) Start(ctx context.Context) error {
 		return fmt.Errorf("serving the shadow report: %w", err)
 	}
 	return nil
+}
+
+// handler serves both reports, behind authentication and authorization when secure.
+func (s *shadowServer) handler() (http.Handler, error) {
+	mux := http.NewServeMux()
+	leading := s.leadership.Leading
+	mux.Handle("GET /shadow", s.clients.standbyReport.Handler(leading))
+	mux.Handle("GET /writes", s.clients.leaderReport.Handler(leading))
+	if !s.secure {
+		return mux, nil
+	}
+	filter, err := filters.WithAuthenticationAndAuthorization(s.config, s.httpClient)
+	if err != nil {
+		return nil, fmt.Errorf("setting up the shadow report's authentication: %w", err)
+	}
+	h, err := filter(ctrl.Log.WithName("shadow-report"), mux)
+	if err != nil {
+		return nil, fmt.Errorf("setting up the shadow report's authorization: %w", err)
+	}
+	return h, nil
+}
+
+// listen listens on addr: over TLS with a self-signed certificate when secure, as the metrics endpoint does
+// without a certificate folder.
+func (s *shadowServer) listen() (net.Listener, error) {
+	l, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening for the shadow report on %s: %w", s.addr, err)
+	}
+	if !s.secure {
+		return l, nil
+	}
+	cert, key, err := certutil.GenerateSelfSignedCertKey("localhost", []net.IP{{127, 0, 0, 1}}, nil)
+	if err != nil {
+		_ = l.Close()
+		return nil, fmt.Errorf("generating the shadow report's certificate: %w", err)
+	}
+	pair, err := tls.X509KeyPair(cert, key)
+	if err != nil {
+		_ = l.Close()
+		return nil, fmt.Errorf("loading the shadow report's certificate: %w", err)
+	}
+	cfg := &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	for _, opt := range s.tlsOpts {
+		opt(cfg)
+	}
+	return tls.NewListener(l, cfg), nil
 }

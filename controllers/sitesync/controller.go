@@ -36,6 +36,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
@@ -58,6 +59,8 @@ type Reconciler struct {
 	Clock clock.PassiveClock
 	// WorkDir caches the clones, one folder per SiteSync; empty means a folder under the OS temp dir.
 	WorkDir string
+	// Complete says how the manager runs the controller (see kit.Completer); nil runs it while leading.
+	Complete kit.Completer
 
 	// sync is gitops.Sync, replaceable in tests.
 	sync func(context.Context, gitops.SyncOptions) (gitops.SyncResult, error)
@@ -104,7 +107,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	} else {
 		mgr.GetLogger().WithName("sitesync").Info("Argo CD's Application kind is not served: site delivery is not observed; restart the manager after installing Argo CD")
 	}
-	return b.Complete(r)
+	return kit.Complete(r.Complete, b, controller.Options{}, &gitopsv1alpha1.SiteSyncList{}, r)
 }
 
 // defaults fills the unexported collaborators that tests may set before.

@@ -54,7 +54,7 @@ var siteopsHandoff = handoffSetup{name: "siteops", idle: time.Second,
 // defaultsHandoff is the anchor: controller-runtime's defaults (lease 15 s, renew 10 s, retry 2 s) without
 // ReleaseOnCancel, so the standby takes over only once the lease expires.
 var defaultsHandoff = handoffSetup{name: "controller-runtime defaults", idle: time.Second,
-	flags: []string{"--leader-election-id=bench-handoff-defaults", "--leader-elect-release-on-cancel=false",
+	flags: []string{"--leader-election-id=bench-handoff-defaults", "--leader-elector=controller-runtime", "--leader-elect-release-on-cancel=false",
 		"--leader-elect-lease-duration=15s", "--leader-elect-renew-deadline=10s", "--leader-elect-retry-period=2s"}}
 
 // handoffFixture is P6's setup: a real kube-apiserver (envtest), a kubeconfig for manager processes, and a

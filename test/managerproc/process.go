@@ -57,6 +57,8 @@ func Start(tb testing.TB, name, bin string, args ...string) *Process {
 	all := append([]string{
 		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", p.ProbePort),
 		fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", p.ShadowPort),
+		// ShadowMode and the e2e's analysis read the report on loopback without a token.
+		"--shadow-secure=false",
 		"--work-dir=" + tb.TempDir(),
 	}, args...)
 	p.cmd = exec.Command(bin, all...)

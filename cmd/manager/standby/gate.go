@@ -33,65 +33,86 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 )
 
-// Gate is the reconciler of a controller that runs whether or not the manager leads: while the manager holds
-// the lease it calls Leader, before that Standby (the same controller over a dry-run WriteRecorder). Its
-// informers and work queue are warm when leadership arrives, so the hand-off costs no cache sync.
+// Leadership is what a Gate asks of the manager's leader election: whether the manager leads now, and news of
+// each time it starts leading (leadership.Fence).
+type Leadership interface {
+	Leading() bool
+	Subscribe() <-chan struct{}
+}
+
+// Gate is the reconciler of a controller that runs whether or not the manager leads: it asks Leadership on every
+// reconcile and calls Leader while the manager leads, else Standby (the same controller over a dry-run
+// WriteRecorder, or Idle). Its informers and work queue are warm when leadership arrives, so the hand-off costs
+// no cache sync; leadership may come and go many times while the process runs.
 type Gate struct {
-	// Elected is closed when the manager wins the lease (manager.Elected()).
-	Elected <-chan struct{}
-	Leader  reconcile.Reconciler
-	Standby reconcile.Reconciler
+	Leadership Leadership
+	Leader     reconcile.Reconciler
+	Standby    reconcile.Reconciler
 }
 
 // Reconcile dispatches to Leader or Standby.
 func (g Gate) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	if Leading(g.Elected) {
+	if g.Leadership.Leading() {
 		return g.Leader.Reconcile(ctx, req)
 	}
 	return g.Standby.Reconcile(ctx, req)
 }
 
-// Leading reports whether elected is closed.
-func Leading(elected <-chan struct{}) bool {
-	select {
-	case <-elected:
-		return true
-	default:
-		return false
-	}
+// Idle is the standby of a controller that only the leader runs (it pushes to Git, or writes status): it does
+// nothing. The controller's objects are re-queued when the manager starts leading.
+type Idle struct{}
+
+// Reconcile does nothing.
+func (Idle) Reconcile(context.Context, reconcile.Request) (reconcile.Result, error) {
+	return reconcile.Result{}, nil
 }
 
 // Completer is a controller completer (the Complete field of siteops' reconcilers) that runs the controller
 // through a Gate over the reconciler it completes (the leader's) and standby. The controller runs without
-// waiting for the lease and re-queues every object of its kind the moment the manager is elected, so the
+// waiting for leadership and re-queues every object of its kind each time the manager starts leading, so the
 // leader acts on what the standby only looked at.
-func Completer(mgr manager.Manager, standby reconcile.Reconciler) func(*builder.Builder, controller.Options,
+func Completer(mgr manager.Manager, l Leadership, standby reconcile.Reconciler) func(*builder.Builder, controller.Options,
 	client.ObjectList, reconcile.Reconciler) error {
 	return func(b *builder.Builder, opts controller.Options, list client.ObjectList, leader reconcile.Reconciler) error {
 		events := make(chan event.GenericEvent)
-		if err := mgr.Add(&resyncOnElection{client: mgr.GetClient(), list: list, events: events}); err != nil {
+		if err := mgr.Add(&resyncOnElection{client: mgr.GetClient(), list: list, events: events, gained: l.Subscribe()}); err != nil {
 			return fmt.Errorf("adding the election resync: %w", err)
 		}
 		opts.NeedLeaderElection = ptr.To(false)
 		return b.WithOptions(opts).
 			WatchesRawSource(source.Channel(events, &handler.EnqueueRequestForObject{})).
-			Complete(Gate{Elected: mgr.Elected(), Leader: leader, Standby: standby})
+			Complete(Gate{Leadership: l, Leader: leader, Standby: standby})
 	}
 }
 
-// resyncOnElection runs once the manager leads: it lists every object of its kind from the cache and sends
+// resyncOnElection lists every object of its kind from the cache each time the manager starts leading and sends
 // each into the controller's queue.
 type resyncOnElection struct {
 	client client.Client
 	list   client.ObjectList
 	events chan<- event.GenericEvent
+	gained <-chan struct{}
 }
 
-// NeedLeaderElection makes the manager start it only once elected.
-func (r *resyncOnElection) NeedLeaderElection() bool { return true }
+// NeedLeaderElection is false: it runs on every manager and acts on each gain of leadership.
+func (r *resyncOnElection) NeedLeaderElection() bool { return false }
 
-// Start lists and enqueues, then waits for the manager to stop.
+// Start re-queues every object on each gain of leadership until the manager stops.
 func (r *resyncOnElection) Start(ctx context.Context) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-r.gained:
+		}
+		if err := r.resync(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// resync lists and enqueues.
+func (r *resyncOnElection) resync(ctx context.Context) error {
 	list := r.list.DeepCopyObject().(client.ObjectList)
 	if err := r.client.List(ctx, list); err != nil {
 		return fmt.Errorf("listing objects to resync on election: %w", err)
@@ -100,7 +121,7 @@ func (r *resyncOnElection) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the list to resync on election: %w", err)
 	}
-	ctrl.LoggerFrom(ctx).V(1).Info("elected: re-queueing objects the standby saw", "count", len(items))
+	ctrl.LoggerFrom(ctx).V(1).Info("started leading: re-queueing objects the standby saw", "count", len(items))
 	for _, item := range items {
 		obj, ok := item.(client.Object)
 		if !ok {
@@ -112,6 +133,5 @@ func (r *resyncOnElection) Start(ctx context.Context) error {
 			return nil
 		}
 	}
-	<-ctx.Done()
 	return nil
 }

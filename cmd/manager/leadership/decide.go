@@ -1,0 +1,139 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package leadership
+
+import "time"
+
+// action is what the elector does next.
+type action int
+
+const (
+	// wait does nothing until the Lease or the active Service changes, or until decision.at when it is set.
+	wait action = iota
+	// create creates the Lease, held by this manager.
+	create
+	// acquire takes the Lease (released, expired, or still in this manager's name).
+	acquire
+	// renew renews the Lease this manager holds.
+	renew
+	// stepDown stops leading without touching the Lease (it is someone else's, or cannot be reached).
+	stepDown
+	// stepDownRelease stops leading, then releases the Lease so that the next eligible manager takes it at once.
+	stepDownRelease
+	// release releases a Lease still in this manager's name while it does not lead.
+	release
+)
+
+// observation is what the elector knows when it decides.
+type observation struct {
+	now time.Time
+	// leading: this manager leads; lastRenew is when it sent its last successful acquire or renew.
+	leading   bool
+	lastRenew time.Time
+	// known is false when the Lease or the active Service could not be read.
+	known bool
+	// eligible: the active Service selects this manager's pod (always, without an active Service).
+	eligible bool
+	// exists: the Lease exists; holder and duration are its holder and lease duration.
+	exists   bool
+	holder   string
+	duration time.Duration
+	// observedAt is when this manager first saw the Lease as it is now (its resourceVersion).
+	observedAt time.Time
+}
+
+// decision is an action, why, and for wait the time to look again (zero: only when something changes).
+type decision struct {
+	action action
+	reason string
+	at     time.Time
+}
+
+// timing is the elector's durations.
+type timing struct {
+	renewDeadline, retryPeriod time.Duration
+}
+
+// decide is the elector's rule. A manager leads only while eligible; it renews every retry period and stops
+// leading when it could not renew for the renew deadline, when it is no longer eligible (then it releases the
+// Lease), or when someone else holds the Lease. A manager that does not lead takes the Lease only while
+// eligible, and only when nobody holds it or its holder has not renewed it for its lease duration, as seen by
+// this manager's clock since it last changed.
+func decide(o observation, t timing, identity string) decision {
+	if o.leading {
+		return decideLeading(o, t, identity)
+	}
+	switch {
+	case !o.known:
+		return decision{action: wait, reason: "lease or active Service unreadable", at: o.now.Add(t.retryPeriod)}
+	case !o.eligible && o.exists && o.holder == identity:
+		return decision{action: release, reason: "the active Service does not select this pod"}
+	case !o.eligible:
+		return decision{action: wait, reason: "the active Service does not select this pod"}
+	case !o.exists:
+		return decision{action: create, reason: "no lease"}
+	case o.holder == "":
+		return decision{action: acquire, reason: "lease released"}
+	case o.holder == identity:
+		return decision{action: acquire, reason: "lease still in this manager's name"}
+	}
+	expiry := o.observedAt.Add(o.duration)
+	if !o.now.Before(expiry) {
+		return decision{action: acquire, reason: "lease of " + o.holder + " expired"}
+	}
+	return decision{action: wait, reason: "lease held by " + o.holder, at: expiry}
+}
+
+// decideLeading is decide for a manager that leads.
+func decideLeading(o observation, t timing, identity string) decision {
+	deadline := o.lastRenew.Add(t.renewDeadline)
+	switch {
+	case !o.known && !o.now.Before(deadline):
+		return decision{action: stepDown, reason: "could not renew the lease within the renew deadline"}
+	case !o.known:
+		return decision{action: wait, reason: "lease or active Service unreadable", at: earliest(o.now.Add(t.retryPeriod), deadline)}
+	case !o.eligible:
+		return decision{action: stepDownRelease, reason: "the active Service no longer selects this pod"}
+	case !o.exists:
+		return decision{action: stepDown, reason: "lease deleted"}
+	case o.holder != identity:
+		return decision{action: stepDown, reason: "lease taken by " + describe(o.holder)}
+	case !o.now.Before(deadline):
+		return decision{action: stepDown, reason: "could not renew the lease within the renew deadline"}
+	}
+	next := o.lastRenew.Add(t.retryPeriod)
+	if !o.now.Before(next) {
+		return decision{action: renew, reason: "renewal due"}
+	}
+	return decision{action: wait, reason: "leading", at: next}
+}
+
+// earliest returns the earlier of a and b.
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// describe names a holder for a log line.
+func describe(holder string) string {
+	if holder == "" {
+		return "nobody"
+	}
+	return holder
+}

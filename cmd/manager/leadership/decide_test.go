@@ -1,0 +1,72 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package leadership
+
+import (
+	"testing"
+	"time"
+)
+
+// TestDecide covers the elector's rule, one row per case, at fixed times.
+func TestDecide(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tm := timing{renewDeadline: 10 * time.Second, retryPeriod: 2 * time.Second}
+	held := func(o observation) observation {
+		o.known, o.exists, o.holder, o.duration, o.observedAt = true, true, "other", 15*time.Second, t0
+		return o
+	}
+	mine := func(o observation) observation {
+		o.known, o.exists, o.holder, o.duration, o.observedAt, o.leading, o.lastRenew = true, true, "me", 15*time.Second, t0, true, t0
+		return o
+	}
+	tests := []struct {
+		name   string
+		o      observation
+		want   action
+		wantAt time.Time
+	}{
+		{"standby, preview colour: never takes a free lease", observation{now: t0, known: true, exists: true}, wait, time.Time{}},
+		{"standby, preview colour: never takes an expired lease", held(observation{now: t0.Add(time.Hour)}), wait, time.Time{}},
+		{"standby, eligible: no lease, creates it", observation{now: t0, known: true, eligible: true}, create, time.Time{}},
+		{"standby, eligible: released lease, takes it at once", observation{now: t0, known: true, eligible: true, exists: true}, acquire, time.Time{}},
+		{"standby, eligible: held lease, waits for its expiry", held(observation{now: t0.Add(time.Second), eligible: true}), wait, t0.Add(15 * time.Second)},
+		{"standby, eligible: expired lease, takes it", held(observation{now: t0.Add(15 * time.Second), eligible: true}), acquire, time.Time{}},
+		{"standby, eligible: lease still in its name, takes it back", observation{now: t0, known: true, eligible: true, exists: true, holder: "me"}, acquire, time.Time{}},
+		{"standby, not eligible: lease still in its name, releases it", observation{now: t0, known: true, exists: true, holder: "me"}, release, time.Time{}},
+		{"standby, apiserver unreadable: looks again a retry period later", observation{now: t0}, wait, t0.Add(2 * time.Second)},
+		{"leader: renewal not due", mine(observation{now: t0.Add(time.Second), eligible: true}), wait, t0.Add(2 * time.Second)},
+		{"leader: renewal due", mine(observation{now: t0.Add(2 * time.Second), eligible: true}), renew, time.Time{}},
+		{"leader: active selector moved away, steps down and releases", mine(observation{now: t0.Add(time.Second)}), stepDownRelease, time.Time{}},
+		{"leader: lease taken by another", func() observation {
+			o := mine(observation{now: t0.Add(time.Second), eligible: true})
+			o.holder = "other"
+			return o
+		}(), stepDown, time.Time{}},
+		{"leader: lease deleted", observation{now: t0, leading: true, lastRenew: t0, known: true, eligible: true}, stepDown, time.Time{}},
+		{"leader: apiserver unreadable within the renew deadline, tries again", observation{now: t0.Add(9 * time.Second), leading: true, lastRenew: t0}, wait, t0.Add(10 * time.Second)},
+		{"leader: apiserver unreadable past the renew deadline, steps down", observation{now: t0.Add(10 * time.Second), leading: true, lastRenew: t0}, stepDown, time.Time{}},
+		{"leader: renewals failed past the renew deadline, steps down", mine(observation{now: t0.Add(10 * time.Second), eligible: true}), stepDown, time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := decide(tt.o, tm, "me")
+			if d.action != tt.want || !d.at.Equal(tt.wantAt) {
+				t.Errorf("decide = action %d at %s (%s), want action %d at %s", d.action, d.at, d.reason, tt.want, tt.wantAt)
+			}
+		})
+	}
+}

@@ -1,0 +1,261 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package leadership elects the manager that reconciles, on a coordination.k8s.io/v1 Lease, and fences the
+// writes of every other. With an active Service (the Argo Rollouts blue/green activeService), only a manager
+// whose pod that Service selects may lead: at promote the active selector moves, the old colour stops writing
+// and releases the Lease at once, and the new colour, woken by its watch of the Lease, takes it at once. The
+// preview never leads. Leadership can be lost and gained again while the process runs on as a Ready standby.
+package leadership
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-logr/logr"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	"k8s.io/client-go/kubernetes"
+	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
+	"k8s.io/utils/clock"
+)
+
+// Config is what an Elector needs.
+type Config struct {
+	// Client reads and writes the Lease and reads the active Service.
+	Client kubernetes.Interface
+	// Namespace and Name are the Lease's; the active Service is in Namespace too.
+	Namespace, Name string
+	// Identity names this manager in the Lease; unique per process.
+	Identity string
+	// ActiveService is the Service whose selector says which pods may lead; "" lets every manager contend.
+	ActiveService string
+	// PodTemplateHash is this pod's PodTemplateHashLabel; required with ActiveService.
+	PodTemplateHash string
+	// LeaseDuration is how long a Lease that is not renewed stays its holder's; RenewDeadline how long the
+	// leader goes without a successful renewal before it stops leading; RetryPeriod how often it renews. A
+	// standby does not poll: it looks when the Lease or the Service changes, and when a held Lease would expire.
+	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
+	// ReleaseOnCancel releases the Lease when the elector stops, so a standby takes it at once.
+	ReleaseOnCancel bool
+	// Fence is opened while this manager leads; the manager's writes pass through it.
+	Fence *Fence
+	// Clock drives renewals and expiries; nil means the real clock.
+	Clock clock.Clock
+	// Log gets one line per change of leadership.
+	Log logr.Logger
+}
+
+// Elector runs the election for one manager.
+type Elector struct {
+	cfg  Config
+	wake chan struct{}
+
+	// leading, lastRenew, lease and observedAt belong to Run's goroutine.
+	leading    bool
+	lastRenew  time.Time
+	lease      *coordinationv1.Lease
+	observedAt time.Time
+}
+
+// New checks cfg and returns an Elector.
+func New(cfg Config) (*Elector, error) {
+	switch {
+	case cfg.Client == nil || cfg.Fence == nil:
+		return nil, errors.New("leader election needs a client and a fence")
+	case cfg.Namespace == "" || cfg.Name == "" || cfg.Identity == "":
+		return nil, errors.New("leader election needs the Lease's namespace and name and this manager's identity")
+	case cfg.ActiveService != "" && cfg.PodTemplateHash == "":
+		return nil, fmt.Errorf("leader election follows the active Service %s, so it needs this pod's %s label", cfg.ActiveService, PodTemplateHashLabel)
+	case cfg.RetryPeriod <= 0 || cfg.RenewDeadline <= cfg.RetryPeriod || cfg.LeaseDuration <= cfg.RenewDeadline:
+		return nil, fmt.Errorf("leader election needs 0 < retry period (%s) < renew deadline (%s) < lease duration (%s)",
+			cfg.RetryPeriod, cfg.RenewDeadline, cfg.LeaseDuration)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
+	}
+	return &Elector{cfg: cfg, wake: make(chan struct{}, 1)}, nil
+}
+
+// NeedLeaderElection is false: the elector is the leader election, and runs on every manager.
+func (e *Elector) NeedLeaderElection() bool { return false }
+
+// Start runs the election until ctx ends; then it stops leading and, with ReleaseOnCancel, releases the Lease.
+func (e *Elector) Start(ctx context.Context) error {
+	e.watch(ctx)
+	for {
+		d := e.step(ctx)
+		var timeout <-chan time.Time
+		var timer clock.Timer
+		if !d.at.IsZero() {
+			timer = e.cfg.Clock.NewTimer(d.at.Sub(e.cfg.Clock.Now()))
+			timeout = timer.C()
+		}
+		select {
+		case <-ctx.Done():
+			e.shutdown()
+			return nil
+		case <-e.wake:
+		case <-timeout:
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+	}
+}
+
+// step observes the Lease and the active Service, decides and acts, and returns the decision to wait on.
+func (e *Elector) step(ctx context.Context) decision {
+	for {
+		o := e.observe(ctx)
+		d := decide(o, timing{renewDeadline: e.cfg.RenewDeadline, retryPeriod: e.cfg.RetryPeriod}, e.cfg.Identity)
+		if d.action == wait {
+			return d
+		}
+		if again := e.act(ctx, d, o.now); !again {
+			at := o.now.Add(e.cfg.RetryPeriod)
+			if e.leading {
+				at = earliest(at, e.lastRenew.Add(e.cfg.RenewDeadline))
+			}
+			return decision{action: wait, at: at}
+		}
+	}
+}
+
+// observe reads the Lease and the active Service.
+func (e *Elector) observe(ctx context.Context) observation {
+	now := e.cfg.Clock.Now()
+	o := observation{now: now, leading: e.leading, lastRenew: e.lastRenew}
+	rctx, cancel := context.WithTimeout(ctx, e.requestTimeout(now))
+	defer cancel()
+	eligible, err := e.eligible(rctx)
+	if err != nil {
+		e.cfg.Log.V(1).Info("cannot tell whether this manager may lead", "error", err.Error())
+		return o
+	}
+	lease, err := e.getLease(rctx)
+	if err != nil {
+		e.cfg.Log.V(1).Info("cannot read the lease", "error", err.Error())
+		return o
+	}
+	e.see(lease, now)
+	o.known, o.eligible, o.exists, o.observedAt = true, eligible, lease != nil, e.observedAt
+	o.holder, o.duration = holderOf(lease)
+	return o
+}
+
+// see remembers lease, and when it first saw it as it is.
+func (e *Elector) see(lease *coordinationv1.Lease, now time.Time) {
+	if e.lease == nil || lease == nil || e.lease.ResourceVersion != lease.ResourceVersion {
+		e.observedAt = now
+	}
+	e.lease = lease
+}
+
+// act carries out d, decided at now. It reports whether to observe again at once (the Lease moved under it,
+// or leadership changed), else the elector waits a retry period or the next change.
+func (e *Elector) act(ctx context.Context, d decision, now time.Time) (again bool) {
+	rctx, cancel := context.WithTimeout(ctx, e.requestTimeout(now))
+	defer cancel()
+	var lease *coordinationv1.Lease
+	var err error
+	switch d.action {
+	case create:
+		lease, err = e.createLease(rctx, now)
+	case acquire:
+		lease, err = e.acquireLease(rctx, e.lease, now)
+	case renew:
+		lease, err = e.renewLease(rctx, e.lease, now)
+	case stepDown:
+		e.stopLeading(d.reason)
+		return true
+	case stepDownRelease:
+		e.stopLeading(d.reason)
+		e.release(rctx)
+		return true
+	case release:
+		e.release(rctx)
+		return false
+	}
+	if err != nil {
+		e.cfg.Log.V(1).Info("lease not written", "reason", d.reason, "error", err.Error())
+		return false
+	}
+	e.see(lease, now)
+	e.lastRenew = now
+	if !e.leading {
+		e.startLeading(d.reason)
+	}
+	return false
+}
+
+// requestTimeout bounds one request: a leader never waits past its renew deadline.
+func (e *Elector) requestTimeout(now time.Time) time.Duration {
+	if !e.leading {
+		return e.cfg.RenewDeadline
+	}
+	return max(e.lastRenew.Add(e.cfg.RenewDeadline).Sub(now), time.Millisecond)
+}
+
+// startLeading opens the fence.
+func (e *Elector) startLeading(reason string) {
+	e.leading = true
+	e.cfg.Fence.Grant()
+	leaderGauge.WithLabelValues(e.cfg.Name).Set(1)
+	e.cfg.Log.Info("started leading", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "identity", e.cfg.Identity, "reason", reason)
+}
+
+// stopLeading closes the fence and waits, at most a renew deadline, for the writes it had admitted.
+func (e *Elector) stopLeading(reason string) {
+	e.leading = false
+	drained, _ := e.cfg.Fence.Revoke()
+	leaderGauge.WithLabelValues(e.cfg.Name).Set(0)
+	e.cfg.Log.Info("stopped leading", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "identity", e.cfg.Identity, "reason", reason)
+	select {
+	case <-drained:
+	case <-e.cfg.Clock.After(e.cfg.RenewDeadline):
+		e.cfg.Log.Info("writes admitted while leading have not returned; releasing the lease anyway")
+	}
+}
+
+// release hands the Lease to nobody if it is still in this manager's name.
+func (e *Elector) release(ctx context.Context) {
+	if err := e.releaseLease(ctx, e.lease, e.cfg.Clock.Now()); err != nil {
+		e.cfg.Log.Info("lease not released; it expires instead", "error", err.Error())
+		return
+	}
+	e.cfg.Log.V(1).Info("lease released")
+}
+
+// shutdown stops leading when the manager stops and, with ReleaseOnCancel, releases the Lease.
+func (e *Elector) shutdown() {
+	if !e.leading {
+		return
+	}
+	e.stopLeading("manager stopping")
+	if !e.cfg.ReleaseOnCancel {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), e.cfg.RenewDeadline)
+	defer cancel()
+	e.release(ctx)
+}
+
+// leases is the Lease client.
+func (e *Elector) leases() coordinationv1client.LeaseInterface {
+	return e.cfg.Client.CoordinationV1().Leases(e.cfg.Namespace)
+}

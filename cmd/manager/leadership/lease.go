@@ -1,0 +1,116 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package leadership
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+)
+
+// getLease reads the Lease from the apiserver; nil when it does not exist.
+func (e *Elector) getLease(ctx context.Context) (*coordinationv1.Lease, error) {
+	l, err := e.leases().Get(ctx, e.cfg.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading lease %s/%s: %w", e.cfg.Namespace, e.cfg.Name, err)
+	}
+	return l, nil
+}
+
+// createLease creates the Lease in this manager's name.
+func (e *Elector) createLease(ctx context.Context, now time.Time) (*coordinationv1.Lease, error) {
+	t := metav1.NewMicroTime(now)
+	l := &coordinationv1.Lease{
+		ObjectMeta: metav1.ObjectMeta{Namespace: e.cfg.Namespace, Name: e.cfg.Name},
+		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(e.cfg.Identity), LeaseDurationSeconds: e.durationSeconds(),
+			AcquireTime: &t, RenewTime: &t, LeaseTransitions: ptr.To[int32](0)},
+	}
+	out, err := e.leases().Create(ctx, l, metav1.CreateOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("creating lease %s/%s: %w", e.cfg.Namespace, e.cfg.Name, err)
+	}
+	return out, nil
+}
+
+// acquireLease takes cur in this manager's name. The update carries cur's resourceVersion, so it fails with a
+// conflict when anyone wrote the Lease since it was read.
+func (e *Elector) acquireLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time) (*coordinationv1.Lease, error) {
+	l := cur.DeepCopy()
+	t := metav1.NewMicroTime(now)
+	if ptr.Deref(l.Spec.HolderIdentity, "") != e.cfg.Identity {
+		l.Spec.LeaseTransitions = ptr.To(ptr.Deref(l.Spec.LeaseTransitions, 0) + 1)
+		l.Spec.AcquireTime = &t
+	}
+	l.Spec.HolderIdentity = ptr.To(e.cfg.Identity)
+	l.Spec.LeaseDurationSeconds = e.durationSeconds()
+	l.Spec.RenewTime = &t
+	return e.updateLease(ctx, l, "taking")
+}
+
+// renewLease renews cur, which this manager holds.
+func (e *Elector) renewLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time) (*coordinationv1.Lease, error) {
+	l := cur.DeepCopy()
+	t := metav1.NewMicroTime(now)
+	l.Spec.RenewTime = &t
+	l.Spec.LeaseDurationSeconds = e.durationSeconds()
+	return e.updateLease(ctx, l, "renewing")
+}
+
+// releaseLease hands cur to nobody: no holder and a one-second duration, as client-go's elector releases, so
+// that every contender sees it free at once. It is a no-op when cur is not in this manager's name.
+func (e *Elector) releaseLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time) error {
+	if cur == nil || ptr.Deref(cur.Spec.HolderIdentity, "") != e.cfg.Identity {
+		return nil
+	}
+	l := cur.DeepCopy()
+	t := metav1.NewMicroTime(now)
+	l.Spec.HolderIdentity = nil
+	l.Spec.LeaseDurationSeconds = ptr.To[int32](1)
+	l.Spec.RenewTime = &t
+	_, err := e.updateLease(ctx, l, "releasing")
+	return err
+}
+
+// updateLease writes l.
+func (e *Elector) updateLease(ctx context.Context, l *coordinationv1.Lease, doing string) (*coordinationv1.Lease, error) {
+	out, err := e.leases().Update(ctx, l, metav1.UpdateOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%s lease %s/%s: %w", doing, e.cfg.Namespace, e.cfg.Name, err)
+	}
+	return out, nil
+}
+
+// durationSeconds is the lease duration written in the Lease.
+func (e *Elector) durationSeconds() *int32 {
+	return ptr.To(int32((e.cfg.LeaseDuration + time.Second - 1) / time.Second))
+}
+
+// holderOf returns the Lease's holder and duration ("" and 0 when l is nil).
+func holderOf(l *coordinationv1.Lease) (string, time.Duration) {
+	if l == nil {
+		return "", 0
+	}
+	return ptr.Deref(l.Spec.HolderIdentity, ""), time.Duration(ptr.Deref(l.Spec.LeaseDurationSeconds, 0)) * time.Second
+}

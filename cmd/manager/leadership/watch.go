@@ -1,0 +1,63 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package leadership
+
+import (
+	"context"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+)
+
+// watch starts a watch of the Lease and, with an active Service, of that Service, each limited to the one
+// object by name. Every change wakes the elector, which then reads both afresh: a promote (the active selector
+// moves), a release or a takeover is acted on as soon as the apiserver tells, not at the next retry period.
+func (e *Elector) watch(ctx context.Context) {
+	e.inform(ctx, e.cfg.Client.CoordinationV1().RESTClient(), "leases", e.cfg.Name, &coordinationv1.Lease{})
+	if e.cfg.ActiveService != "" {
+		e.inform(ctx, e.cfg.Client.CoreV1().RESTClient(), "services", e.cfg.ActiveService, &corev1.Service{})
+	}
+}
+
+// inform runs an informer of the one object name of resource in the elector's namespace until ctx ends; each
+// event wakes the elector.
+func (e *Elector) inform(ctx context.Context, rc rest.Interface, resource, name string, obj runtime.Object) {
+	lw := cache.NewFilteredListWatchFromClient(rc, resource, e.cfg.Namespace, func(o *metav1.ListOptions) {
+		o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
+	})
+	inf := cache.NewSharedIndexInformer(lw, obj, 0, cache.Indexers{})
+	wake := func(any) { e.nudge() }
+	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    wake,
+		UpdateFunc: func(any, any) { e.nudge() },
+		DeleteFunc: wake,
+	})
+	go inf.RunWithContext(ctx)
+}
+
+// nudge wakes the elector's loop; wake-ups that come while it is busy are folded into one.
+func (e *Elector) nudge() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
