@@ -36,7 +36,7 @@ func writeSites(b *strings.Builder, sites []gitopsv1alpha1.SiteStatus, now time.
 		return
 	}
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-	_, _ = fmt.Fprintln(tw, "  SITE\tRENDERED\tSYNCED\tHEALTH\tSINCE\tROLLOUT")
+	_, _ = fmt.Fprintln(tw, "  SITE\tRENDERED\tSYNCED\tHEALTH\tSINCE\tMANAGER")
 	var notes []string
 	for _, s := range sites {
 		synced := short(s.SyncedRevision)
@@ -44,7 +44,8 @@ func writeSites(b *strings.Builder, sites []gitopsv1alpha1.SiteStatus, now time.
 			synced += " " + s.SyncStatus
 		}
 		health := s.Health
-		if health == "" {
+		if health == "" || s.Delivery == gitopsv1alpha1.DeliveryUnreachable {
+			// Argo CD keeps the last health it saw of a cluster it cannot read.
 			health = string(s.Delivery)
 		}
 		if !s.Ready {

@@ -36,8 +36,9 @@ import (
 )
 
 // TestStatusPrintsOneRowPerSiteFromTheAPIServer: `siteops status -n NS` against a real apiserver prints a
-// SiteSync's per-site table (SITE, RENDERED, SYNCED, HEALTH, SINCE, ROLLOUT) as the controller wrote status
-// through the status subresource, and Argo CD's message under it for a site that is not delivered.
+// SiteSync's per-site table (SITE, RENDERED, SYNCED, HEALTH, SINCE, MANAGER) as the controller wrote status
+// through the status subresource, and Argo CD's message under it for a site that is not delivered; an
+// unreachable site's row says so rather than the health Argo CD last saw.
 func TestStatusPrintsOneRowPerSiteFromTheAPIServer(t *testing.T) {
 	g := NewWithT(t)
 	env, err := testenv.Start(testenv.Options{})
@@ -60,7 +61,7 @@ func TestStatusPrintsOneRowPerSiteFromTheAPIServer(t *testing.T) {
 	const renderedA, renderedB = "aaaaaaaaaaaa0000000000000000000000000000", "bbbbbbbbbbbb0000000000000000000000000000"
 	since := metav1.NewTime(time.Now().Add(-30 * time.Hour))
 	ss.Status = gitopsv1alpha1.SiteSyncStatus{
-		SourceRevision: "0123456789ab0000000000000000000000000000", RenderedRevision: renderedB, Delivered: "1/2",
+		SourceRevision: "0123456789ab0000000000000000000000000000", RenderedRevision: renderedB, Delivered: "1/3",
 		Sites: []gitopsv1alpha1.SiteStatus{
 			{Name: "paris", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{RenderedCommit: renderedA,
 				Delivery: gitopsv1alpha1.DeliveryDelivered, SyncedRevision: renderedB, SyncStatus: "Synced", Health: "Healthy",
@@ -68,6 +69,9 @@ func TestStatusPrintsOneRowPerSiteFromTheAPIServer(t *testing.T) {
 			{Name: "rome", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{RenderedCommit: renderedB,
 				Delivery: gitopsv1alpha1.DeliveryDegraded, SyncedRevision: renderedB, SyncStatus: "Synced", Health: "Degraded",
 				DeliveryMessage: `Deployment "web" exceeded its progress deadline`, Since: &since}},
+			{Name: "oslo", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{RenderedCommit: renderedA,
+				Delivery: gitopsv1alpha1.DeliveryUnreachable, SyncedRevision: renderedA, SyncStatus: "Unknown", Health: "Healthy",
+				DeliveryMessage: "ComparisonError: error synchronizing cache state: connection refused", Since: &since}},
 		},
 	}
 	g.Expect(k8s.Status().Update(ctx, ss)).To(Succeed())
@@ -78,16 +82,19 @@ func TestStatusPrintsOneRowPerSiteFromTheAPIServer(t *testing.T) {
 	g.Expect(code).To(Equal(exitOK), stderr.String())
 	out := stdout.String()
 	t.Log("\n" + out)
-	g.Expect(out).To(ContainSubstring("SiteSync hub/sites  source 0123456789ab  rendered bbbbbbbbbbbb  delivered 1/2\n"))
+	g.Expect(out).To(ContainSubstring("SiteSync hub/sites  source 0123456789ab  rendered bbbbbbbbbbbb  delivered 1/3\n"))
 	rows := map[string][]string{}
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Fields(line); len(f) > 0 {
 			rows[f[0]] = f
 		}
 	}
-	g.Expect(rows["SITE"]).To(Equal([]string{"SITE", "RENDERED", "SYNCED", "HEALTH", "SINCE", "ROLLOUT"}))
+	g.Expect(rows["SITE"]).To(Equal([]string{"SITE", "RENDERED", "SYNCED", "HEALTH", "SINCE", "MANAGER"}))
 	g.Expect(rows["paris"]).To(Equal([]string{"paris", "aaaaaaaaaaaa", "bbbbbbbbbbbb", "Synced", "Healthy", "30h", "Suspended"}))
 	g.Expect(rows["rome"]).To(Equal([]string{"rome", "bbbbbbbbbbbb", "bbbbbbbbbbbb", "Synced", "Degraded", "30h", "-"}))
 	g.Expect(out).To(ContainSubstring(`  rome: Deployment "web" exceeded its progress deadline` + "\n"))
+	// Argo CD keeps the last health it saw of a cluster it cannot read: the table says Unreachable instead.
+	g.Expect(rows["oslo"]).To(Equal([]string{"oslo", "aaaaaaaaaaaa", "aaaaaaaaaaaa", "Unknown", "Unreachable", "30h", "-"}))
+	g.Expect(out).To(ContainSubstring("  oslo: ComparisonError: error synchronizing cache state: connection refused\n"))
 	g.Expect(out).NotTo(ContainSubstring("paris: "), "a delivered site needs no note")
 }
