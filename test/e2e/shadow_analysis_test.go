@@ -39,23 +39,30 @@ func shadowReportRouting(port int) string {
 `, port)
 }
 
-// shadowReport returns GET /shadow of the manager whose shadow report listens on port, for failure messages.
-func shadowReport(port int) string {
+// shadowBody returns GET /shadow of the manager whose shadow report listens on port, or the error.
+func shadowBody(port int) string {
 	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/shadow", port))
 	if err != nil {
 		return err.Error()
 	}
 	defer func() { _ = resp.Body.Close() }()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	return string(b)
 }
 
-// unexpectedWrites reads unexpectedWrites from GET /shadow; -1 when the report does not answer.
+// shadowReport is the start of GET /shadow, for failure messages.
+func shadowReport(port int) string {
+	b := shadowBody(port)
+	return b[:min(len(b), 4096)]
+}
+
+// unexpectedWrites reads unexpectedWrites from GET /shadow (the whole report: its recent list can be long);
+// -1 when the report does not answer.
 func unexpectedWrites(port int) int {
 	var s struct {
 		UnexpectedWrites int `json:"unexpectedWrites"`
 	}
-	if json.Unmarshal([]byte(shadowReport(port)), &s) != nil {
+	if json.Unmarshal([]byte(shadowBody(port)), &s) != nil {
 		return -1
 	}
 	return s.UnexpectedWrites
