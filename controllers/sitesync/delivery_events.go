@@ -24,8 +24,8 @@ import (
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
 
-// emitDeliveryEvents records one Warning per site that turned Degraded or OutOfSync after a rendered commit,
-// with Argo CD's message: once per site, state and rendered commit. It also observes
+// emitDeliveryEvents records one Warning per site that turned Degraded, OutOfSync or Unreachable after a
+// rendered commit, with Argo CD's message: once per site, state and rendered commit. It also observes
 // siteops_site_convergence_seconds for each site newly delivered at a revision this controller pushed.
 func (r *Reconciler) emitDeliveryEvents(_ context.Context, run *scope) error {
 	key := client.ObjectKeyFromObject(run.obj)
