@@ -83,15 +83,15 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=argoproj.io,resources=applications,verbs=get;list;watch;patch
 // +kubebuilder:rbac:groups=argoproj.io,resources=applicationsets,verbs=list;patch
 
-// SetupWithManager registers the controller: it watches SiteSyncs (spec changes and the requestedAt
-// annotation) and, where Argo CD's Application kind is served, the sites' Applications, so a change of sync
-// status or health is reported at once. Secrets are read by name when syncing and never watched: siteops
+// SetupWithManager registers the controller: it watches SiteSyncs (spec changes, the requestedAt
+// annotation, and the rollout's freeze-override and approval annotations) and, where Argo CD's Application
+// kind is served, the sites' Applications, so a change of sync status or health is reported at once. Secrets are read by name when syncing and never watched: siteops
 // may only get them.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.defaults(mgr.GetAPIReader())
 	b := ctrl.NewControllerManagedBy(mgr).
 		For(&gitopsv1alpha1.SiteSync{}, builder.WithPredicates(
-			predicate.Or(predicate.GenerationChangedPredicate{}, requestedAtChanged()))).
+			predicate.Or(predicate.GenerationChangedPredicate{}, requestedAtChanged(), rolloutAnnotationsChanged()))).
 		Named("sitesync")
 	served, err := applicationsServed(mgr.GetRESTMapper())
 	if err != nil {

@@ -18,6 +18,7 @@ package sitesync
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
@@ -56,8 +57,16 @@ func (r *Reconciler) gate(run *scope) gitops.Gate {
 		for _, s := range in.Changed {
 			changed[s] = true
 		}
+		sites := planSites(run.before.Sites, func(s string) bool { return changed[s] })
+		// A changed site the status does not list yet (the first render, a new overlay) is planned too:
+		// without it the plan would hold it silently and call the rollout Complete.
+		for _, name := range in.Changed {
+			if !slices.ContainsFunc(sites, func(s waves.Site) bool { return s.Name == name }) {
+				sites = append(sites, waves.Site{Name: name, Changed: true})
+			}
+		}
 		plan := run.rollout.Plan(waves.Input{
-			Revision: in.SourceRevision, Sites: planSites(run.before.Sites, func(s string) bool { return changed[s] }),
+			Revision: in.SourceRevision, Sites: sites,
 			Previous: run.before.Rollout, Annotations: run.obj.GetAnnotations(), Now: r.Clock.Now(), CanPublish: true,
 		})
 		run.plan = &plan

@@ -17,6 +17,9 @@ limitations under the License.
 package sitesync
 
 import (
+	"slices"
+	"strings"
+
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
@@ -35,4 +38,31 @@ func requestedAtChanged() predicate.Predicate {
 				e.ObjectNew.GetAnnotations()[gitopsv1alpha1.RequestedAtAnnotation]
 		},
 	}
+}
+
+// rolloutAnnotationsChanged passes updates that change an annotation steering a rollout of waves: the freeze
+// override (siteops.dev/override-freeze) or an approval (siteops.dev/approve-<wave>). README tells people to
+// `kubectl annotate` them; neither changes the generation, and the rollout waiting for one may otherwise sleep
+// until its freeze window closes.
+func rolloutAnnotationsChanged() predicate.Predicate {
+	return predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			if e.ObjectOld == nil || e.ObjectNew == nil {
+				return false
+			}
+			return rolloutAnnotations(e.ObjectOld.GetAnnotations()) != rolloutAnnotations(e.ObjectNew.GetAnnotations())
+		},
+	}
+}
+
+// rolloutAnnotations is the override and approval annotations of a, one "key=value" a line, sorted by key.
+func rolloutAnnotations(a map[string]string) string {
+	var lines []string
+	for k, v := range a {
+		if k == gitopsv1alpha1.OverrideFreezeAnnotation || strings.HasPrefix(k, gitopsv1alpha1.ApproveAnnotationPrefix) {
+			lines = append(lines, k+"="+v)
+		}
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
 }

@@ -21,12 +21,18 @@ import "time"
 // maxFreezeSteps bounds the walk over a window's activations (an every-minute schedule open for days).
 const maxFreezeSteps = 100000
 
+// maxFreezeAhead is how far past now frozenUntil follows windows that overlap or abut. Windows that keep each
+// other open for good (every minute for an hour, every hour for an hour) report a freeze until about then;
+// the SiteSync looks again at that time and follows them further.
+const maxFreezeAhead = 31 * 24 * time.Hour
+
 // frozenUntil is when the freeze windows open at now close, or the zero time when none is open. Windows that
 // overlap or follow each other without a gap count as one. Durations are elapsed time: a window of 8h that
-// opens the night the clocks go back closes at the same wall-clock hour plus one.
+// opens the night the clocks go back closes at the same wall-clock hour plus one. Windows that never leave a
+// gap are followed up to maxFreezeAhead.
 func (r *Rollout) frozenUntil(now time.Time) time.Time {
 	var until time.Time
-	for changed := true; changed; {
+	for changed := true; changed && until.Sub(now) < maxFreezeAhead; {
 		changed = false
 		at := now
 		if !until.IsZero() {

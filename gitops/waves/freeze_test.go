@@ -73,6 +73,32 @@ func TestFreezeWindowsOpenAndCloseAcrossDST(t *testing.T) {
 	}
 }
 
+// TestFreezeWindowsWithoutAGapEnd: windows that overlap or abut count as one; windows that never leave a gap
+// (every minute for an hour, every hour for an hour) are followed up to maxFreezeAhead and the answer comes
+// back, rather than walking the schedule for ever.
+func TestFreezeWindowsWithoutAGapEnd(t *testing.T) {
+	now := time.Date(2026, 5, 1, 10, 30, 0, 0, time.UTC)
+	cases := []struct {
+		name     string
+		schedule string
+		duration time.Duration
+		min, max time.Time // the answer lies in [min, max]
+	}{
+		{"two overlapping hours, then a gap", "0 9,10 * * *", 2 * time.Hour, now.Add(90 * time.Minute), now.Add(90 * time.Minute)},
+		{"every minute for an hour", "* * * * *", time.Hour, now.Add(maxFreezeAhead), now.Add(maxFreezeAhead + time.Hour)},
+		{"every hour for an hour", "0 * * * *", time.Hour, now.Add(maxFreezeAhead), now.Add(maxFreezeAhead + time.Hour)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := compile(t, gitopsv1alpha1.RolloutSpec{Freeze: []gitopsv1alpha1.FreezeWindow{{
+				Schedule: tc.schedule, Duration: *dur(tc.duration), TimeZone: "UTC"}}})
+			if got := r.frozenUntil(now); got.Before(tc.min) || got.After(tc.max) {
+				t.Errorf("frozen until %s, want between %s and %s", got, tc.min, tc.max)
+			}
+		})
+	}
+}
+
 // TestPlanFreeze: an open window holds the publish (Frozen, until when, one event) and wakes at its end;
 // the window closing publishes; the override annotation publishes during the window with its reason.
 func TestPlanFreeze(t *testing.T) {

@@ -100,6 +100,13 @@ func siteValues(site, greeting string) string {
 // push receiver.
 func newFleet(t *testing.T, ns string) *fleet {
 	t.Helper()
+	return newFleetWith(t, ns, "")
+}
+
+// newFleetWith is newFleet with spec fields added to the SiteSync: specExtra is YAML at the level of spec's
+// fields (e.g. "waves: [...]\nonFailure: Revert\n").
+func newFleetWith(t *testing.T, ns, specExtra string) *fleet {
+	t.Helper()
 	f := &fleet{t: t, namespace: ns, work: t.TempDir(), token: "e2e-fleet-token-51c2"}
 	for rel, content := range fleetSource(cluster.sites) {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(f.work, rel)), 0o755); err != nil {
@@ -139,17 +146,36 @@ spec:
   target: {branch: rendered}
   interval: 10m
   receiver: {secretRef: {name: receiver}}
-`, f.bare))
+%s`, f.bare, indent(specExtra, "  ")))
 	return f
+}
+
+// indent prefixes every non-empty line of s with prefix.
+func indent(s, prefix string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "")
 }
 
 // push commits every change of the clone, pushes it, announces it to the receiver and waits for the
 // rendered commit that names it; it returns the source commit.
 func (f *fleet) push(msg string) string {
 	f.t.Helper()
+	sha := f.announce(msg)
+	waitRendered(f.t, f.bare, sha)
+	return sha
+}
+
+// announce commits every change of the clone, pushes it and announces it to the receiver, without waiting
+// for a rendered commit (a freeze window holds it); it returns the source commit.
+func (f *fleet) announce(msg string) string {
+	f.t.Helper()
 	sha := commitAndPush(f.t, f.work, f.bare, msg)
 	pushWebhook(f.t, f.mgr.receiverPort, f.namespace, "sites", f.token, "refs/heads/main", sha)
-	waitRendered(f.t, f.bare, sha)
 	return sha
 }
 
