@@ -122,6 +122,10 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 			}
 		}
 	}
+	if err := findLastChanges(tgt, pr.head, plan); err != nil {
+		// Only the status's per-site rendered commit is missing: the sync itself succeeded.
+		o.Logger.Error(o.redact(err), "finding the commits that last changed the sites' folders")
+	}
 	res.RenderedRevision, res.Pushed, res.Sites = hashString(pr.head), pr.pushed, plan.sorted()
 	o.Logger.V(1).Info("sync done", "source", res.SourceRevision, "rendered", res.RenderedRevision,
 		"pushed", res.Pushed, "changedSites", pr.changed)

@@ -51,3 +51,24 @@ func TestSyncReportsTheCommitThatLastChangedEachSiteFolder(t *testing.T) {
 		g.Expect(s.RenderedCommit).To(Equal(site(t, second, s.Name).RenderedCommit), s.Name)
 	}
 }
+
+// TestSyncWithoutPreviousStateFindsEachSiteFoldersLastChange: a sync without the previous state (the
+// SiteSync's spec changed, so every site is rendered again) that changes no folder still reports, per site,
+// the commit that last changed its folder, read from the rendered branch's history.
+func TestSyncWithoutPreviousStateFindsEachSiteFoldersLastChange(t *testing.T) {
+	g := NewWithT(t)
+	e := newSyncEnv(t, baseRepo())
+	first := e.sync(t, nil)
+	wt := e.srv.Clone(t, e.repo)
+	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
+	wt.Commit("dev: two replicas")
+	wt.Push()
+	second := e.sync(t, &first)
+	g.Expect(second.Pushed).To(BeTrue())
+
+	fresh := e.sync(t, nil)
+	g.Expect(fresh.Pushed).To(BeFalse(), "the same output: nothing to push")
+	g.Expect(site(t, fresh, "dev").RenderedCommit).To(Equal(second.RenderedRevision))
+	g.Expect(site(t, fresh, "prod").RenderedCommit).To(Equal(first.RenderedRevision))
+	g.Expect(site(t, fresh, "edge").RenderedCommit).To(Equal(first.RenderedRevision))
+}

@@ -1,0 +1,97 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"path"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// lastChangeDepth bounds how many commits of the target branch findLastChanges reads.
+const lastChangeDepth = 1000
+
+// findLastChanges fills in RenderedCommit for the sites of plan that have none (a spec change re-rendered
+// them without their previous state, and their folder did not change): the newest commit on the first-parent
+// history of head that changed a file under the site's folder. A site whose folder no commit within
+// lastChangeDepth changed keeps "".
+func findLastChanges(c *gitCache, head plumbing.Hash, plan *sitePlan) error {
+	want := map[string]*SiteState{} // folder → site
+	for name, s := range plan.states {
+		if dir, ok := plan.paths[name]; ok && s.RenderedCommit == "" && dir != "" {
+			want[dir] = s
+		}
+	}
+	if len(want) == 0 || head.IsZero() {
+		return nil
+	}
+	commit, err := c.repo.CommitObject(head)
+	if err != nil {
+		return fmt.Errorf("reading rendered commit %s: %w", head, err)
+	}
+	for depth := 0; commit != nil && len(want) > 0 && depth < lastChangeDepth; depth++ {
+		parent, err := commit.Parent(0)
+		if err != nil && !errors.Is(err, object.ErrParentNotFound) {
+			return fmt.Errorf("reading the parent of %s: %w", commit.Hash, err)
+		}
+		changed, err := changedPaths(commit, parent)
+		if err != nil {
+			return err
+		}
+		for _, p := range changed {
+			for dir := p; dir != "."; dir = path.Dir(dir) {
+				if s, ok := want[dir]; ok {
+					s.RenderedCommit = commit.Hash.String()
+					delete(want, dir)
+				}
+			}
+		}
+		commit = parent
+	}
+	return nil
+}
+
+// changedPaths lists the files that differ between parent (nil for a root commit) and commit. The diff
+// descends only into trees whose hashes differ, so it costs what the commit changed, not the branch's size.
+func changedPaths(commit, parent *object.Commit) ([]string, error) {
+	to, err := commit.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("reading the tree of %s: %w", commit.Hash, err)
+	}
+	var from *object.Tree
+	if parent != nil {
+		if from, err = parent.Tree(); err != nil {
+			return nil, fmt.Errorf("reading the tree of %s: %w", parent.Hash, err)
+		}
+	}
+	changes, err := object.DiffTree(from, to)
+	if err != nil {
+		return nil, fmt.Errorf("comparing %s with its parent: %w", commit.Hash, err)
+	}
+	paths := make([]string, 0, len(changes))
+	for _, ch := range changes {
+		name := ch.To.Name
+		if name == "" {
+			name = ch.From.Name
+		}
+		paths = append(paths, name)
+	}
+	return paths, nil
+}
