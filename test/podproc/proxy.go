@@ -60,6 +60,13 @@ func (h *Harness) Proxy(ctx context.Context, service string, servicePort int32) 
 	return p, nil
 }
 
+// LastPod is the pod the last connection went to ("" before the first).
+func (p *Proxy) LastPod() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.last
+}
+
 // Addr is the proxy's address, 127.0.0.1:Port.
 func (p *Proxy) Addr() string { return p.l.Addr().String() }
 
