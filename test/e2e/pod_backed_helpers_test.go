@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"k8s.io/client-go/kubernetes"
@@ -55,9 +56,19 @@ func startPodBacked(t *testing.T) *podBacked {
 		t.Fatal(err)
 	}
 	certDir, caBundle := webhookCerts(t)
+	// The harness' goroutines may log while the test ends: drop what comes after it.
+	var logMu sync.Mutex
+	logging := true
+	logf := func(format string, args ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		if logging {
+			t.Logf(format, args...)
+		}
+	}
 	h := podproc.New(podproc.Config{Client: cs, Namespace: "siteops-system", Selector: managerSelector,
 		Binary: managerBinary(t), Kubeconfig: cluster.kubeconfig, ActiveService: "siteops-webhook-service",
-		WebhookCertDir: certDir, ShadowSecure: true, WorkDir: t.TempDir(), Logf: t.Logf,
+		WebhookCertDir: certDir, ShadowSecure: true, WorkDir: t.TempDir(), Logf: logf,
 		Args: []string{"--zap-log-level=1", "--zap-time-encoding=rfc3339nano"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() {
@@ -68,6 +79,9 @@ func startPodBacked(t *testing.T) *podBacked {
 				t.Logf("manager of pod %s log (last 8 KiB):\n%s", p.Pod, tail(p.Logs(), 8<<10))
 			}
 		}
+		logMu.Lock()
+		logging = false
+		logMu.Unlock()
 	})
 	if err := h.Start(ctx); err != nil {
 		t.Fatal(err)

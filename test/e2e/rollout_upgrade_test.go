@@ -137,7 +137,9 @@ spec:
 	if h := leaseHolder(); !strings.HasPrefix(h, oldPod+"_") || active() != oldHash {
 		t.Fatalf("before promote: Lease holder %q, active %q; want pod %s and hash %s", h, active(), oldPod, oldHash)
 	}
-	admit(t, pb, oldPod)
+	if got := admit(t, pb); got != oldPod {
+		t.Fatalf("admission reached pod %q during the paused upgrade, want the active pod %q", got, oldPod)
+	}
 	t.Logf("before promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
 	t.Logf("Lease holder before promote: %s", leaseHolder())
 
@@ -151,7 +153,10 @@ spec:
 	}
 	t.Logf("Lease holder after promote: %s (old pod %s's process still running, pid %d)", leaseHolder(), oldPod, blue.Pid())
 	t.Logf("after promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
-	admit(t, pb, newPod)
+	waitFor(t, 2*time.Minute, "admission reaches the new pod's process", func() (bool, string) {
+		got := admit(t, pb)
+		return got == newPod, got
+	})
 	waitFor(t, 2*time.Minute, "old pod scaled down and its process SIGTERMed by the harness", func() (bool, string) {
 		return blue.Terminated() && exited(blue.Exited()) && podOf(oldHash) == "", fmt.Sprintf("terminated=%t pod=%q", blue.Terminated(), podOf(oldHash))
 	})
@@ -164,9 +169,11 @@ spec:
 	}
 }
 
-// admit sends a CronJob create through admission (a server-side dry run) and checks the active Service's proxy
-// took it to pod's process.
-func admit(t *testing.T, pb *podBacked, pod string) {
+// admit sends a CronJob create through admission (a server-side dry run) and returns the pod whose process the
+// active Service's proxy sent the last webhook connection to. The apiserver keeps webhook connections alive,
+// and like kube-proxy the proxy leaves an established connection to its pod: after a promote the old colour
+// answers on it until it closes.
+func admit(t *testing.T, pb *podBacked) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "base", "samples", "batch_v1_cronjob.yaml"))
 	if err != nil {
@@ -176,9 +183,7 @@ func admit(t *testing.T, pb *podBacked, pod string) {
 	if out, err := tryKubectlIn(probe, "-n", "siteops-samples", "create", "--dry-run=server", "-f", "-"); err != nil {
 		t.Fatalf("a CronJob through admission: %v\n%s", err, out)
 	}
-	if got := pb.webhook.LastPod(); got != pod {
-		t.Fatalf("admission reached pod %q, want the active pod %q", got, pod)
-	}
+	return pb.webhook.LastPod()
 }
 
 // exited reports whether ch is closed.
