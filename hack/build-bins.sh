@@ -11,12 +11,20 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.sh"
+# KWOK_PROCESS_BACKED annotates the pods kwok leaves NotReady for test/podproc (hack/kwok/pod-process-backed.yaml).
+KWOK_PROCESS_BACKED=e2e.siteops.dev/process-backed
+
+# kwok_stages_key is a digest of what build_kwok adds to kwok's own stages.
+kwok_stages_key() {
+  { cat "$here"/kwok/*.yaml; echo "$KWOK_PROCESS_BACKED"; } | sha256sum | cut -c1-8
+}
 
 dir_of() {
   case $1 in
     etcd) echo "$SITEOPS_CACHE/bin/etcd-$ETCD_VERSION" ;;
     kube) echo "$SITEOPS_CACHE/bin/kube-$KUBE_VERSION" ;;
-    kwok) echo "$SITEOPS_CACHE/bin/kwok-$KWOK_VERSION" ;;
+    # kwok-stages.yaml holds hack/kwok/*.yaml and the pod-ready exclusion build_kwok adds: a change is a new build.
+    kwok) echo "$SITEOPS_CACHE/bin/kwok-$KWOK_VERSION-$(kwok_stages_key)" ;;
     rollouts) echo "$SITEOPS_CACHE/bin/rollouts-$ROLLOUTS_VERSION" ;;
     # The Argo CD build links hack/argocd/main.go: a change to it is a new build.
     argocd) echo "$SITEOPS_CACHE/bin/argocd-$ARGOCD_VERSION-$(sha256sum "$here/argocd/main.go" | cut -c1-8)" ;;
@@ -84,13 +92,22 @@ build_kube() {
 build_kwok() {
   GOBIN=$1 go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
   # kwok simulates kubelets through Stage objects: its own "fast" stages make pods Ready and Job pods Succeed.
+  # Pods annotated $KWOK_PROCESS_BACKED are left to hack/kwok/pod-process-backed.yaml instead of kwok's
+  # pod-ready: a test harness runs their process on the host and sets their Ready condition from its /readyz.
   local d f
   d=$(moddir "sigs.k8s.io/kwok@$KWOK_VERSION")
   for f in "$d"/kustomize/stage/node/fast/*.yaml "$d"/kustomize/stage/node/heartbeat-with-lease/*.yaml \
-    "$d"/kustomize/stage/pod/fast/*.yaml; do
+    "$d"/kustomize/stage/pod/fast/*.yaml "$here"/kwok/*.yaml; do
     case $f in *kustomization.yaml) continue ;; esac
-    echo "---"; cat "$f"
+    echo "---"
+    case $f in
+      */pod/fast/pod-ready.yaml)
+        awk -v a="$KWOK_PROCESS_BACKED" '{ print }
+          /^    matchExpressions:$/ { printf "    - key: %c.metadata.annotations[\"%s\"]%c\n      operator: %cDoesNotExist%c\n", 39, a, 39, 39, 39 }' "$f" ;;
+      *) cat "$f" ;;
+    esac
   done >"$1/kwok-stages.yaml"
+  grep -q "annotations\[\"$KWOK_PROCESS_BACKED\"\]'$" "$1/kwok-stages.yaml"
 }
 
 build_rollouts() {

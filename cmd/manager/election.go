@@ -101,8 +101,13 @@ func leaseNamespace(flag string) (string, error) {
 	return strings.TrimSpace(string(data)), nil
 }
 
-// identity names this process in the Lease: the host (the pod) name and a unique suffix, as controller-runtime.
+// identity names this process in the Lease: the pod name and a unique suffix, as controller-runtime. The pod
+// name is $POD_NAME when set (the downward API's metadata.name, or a test harness running the pod's process on
+// a host), else the host name, which is the pod name in a pod.
 func identity() (string, error) {
+	if pod := os.Getenv("POD_NAME"); pod != "" {
+		return pod + "_" + string(uuid.NewUUID()), nil
+	}
 	host, err := os.Hostname()
 	if err != nil {
 		return "", fmt.Errorf("reading the host name for the leader election identity: %w", err)

@@ -46,6 +46,7 @@ type options struct {
 	secureMetrics, enableHTTP2            bool
 	enableWebhooks                        bool
 	webhookPort                           int
+	webhookHost                           string
 	webhookCertDir                        string
 	leaderElect                           bool
 	leaderElector                         string
@@ -73,6 +74,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.StringVar(&o.pprofAddr, "pprof-bind-address", "0", "Address of Go's /debug/pprof endpoints for profiling (plain HTTP: keep it on loopback); \"0\" (the default) disables them.")
 	fs.BoolVar(&o.enableWebhooks, "enable-webhooks", true, "Serve the admission webhooks.")
 	fs.IntVar(&o.webhookPort, "webhook-port", 9443, "Port of the admission webhook server.")
+	fs.StringVar(&o.webhookHost, "webhook-host", "", "Address the admission webhook server listens on (default: every interface).")
 	fs.StringVar(&o.webhookCertDir, "webhook-cert-dir", "", "Folder with tls.crt/tls.key for the webhook server (default: controller-runtime's).")
 	fs.BoolVar(&o.leaderElect, "leader-elect", true, "Elect a leader so only one manager reconciles; the others stay Ready as standbys.")
 	fs.StringVar(&o.leaderElectionID, "leader-election-id", "siteops.siteops.dev", "Name of the leader election Lease.")
@@ -150,7 +152,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 		Metrics:                       metricsOpts,
 		HealthProbeBindAddress:        o.probeAddr,
 		PprofBindAddress:              o.pprofAddr,
-		WebhookServer:                 webhook.NewServer(webhook.Options{Port: o.webhookPort, CertDir: certDir, TLSOpts: tlsOpts}),
+		WebhookServer:                 webhook.NewServer(webhook.Options{Host: o.webhookHost, Port: o.webhookPort, CertDir: certDir, TLSOpts: tlsOpts}),
 		LeaderElection:                el.controllerRuntime,
 		LeaderElectionID:              o.leaderElectionID,
 		LeaderElectionNamespace:       o.leaderElectionNS,

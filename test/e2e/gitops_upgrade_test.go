@@ -249,7 +249,13 @@ func waitRendered(t *testing.T, bare, sha string) {
 // refreshApp asks Argo CD to look at the rendered branch now instead of at its next resync.
 func refreshApp(t *testing.T) {
 	t.Helper()
-	kubectl(t, "-n", "argocd", "annotate", "application", "siteops-local", "argocd.argoproj.io/refresh=normal", "--overwrite")
+	refreshApplication(t, "siteops-local")
+}
+
+// refreshApplication asks Argo CD to look at Application name's source now.
+func refreshApplication(t *testing.T, name string) {
+	t.Helper()
+	kubectl(t, "-n", "argocd", "annotate", "application", name, "argocd.argoproj.io/refresh=normal", "--overwrite")
 }
 
 // bumpImage changes the manager image tag in overlays/local, pushes, announces it and waits for the render.

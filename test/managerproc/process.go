@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -53,20 +54,11 @@ type Process struct {
 // if it still runs, and the end of its log is printed when the test failed.
 func Start(tb testing.TB, name, bin string, args ...string) *Process {
 	tb.Helper()
-	p := &Process{Name: name, ProbePort: LoopbackPort(tb), ShadowPort: LoopbackPort(tb), done: make(chan struct{})}
-	all := append([]string{
-		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", p.ProbePort),
-		fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", p.ShadowPort),
-		// ShadowMode and the e2e's analysis read the report on loopback without a token.
-		"--shadow-secure=false",
-		"--work-dir=" + tb.TempDir(),
-	}, args...)
-	p.cmd = exec.Command(bin, all...)
-	p.cmd.Stdout, p.cmd.Stderr = p, p
-	if err := p.cmd.Start(); err != nil {
+	// ShadowMode and the e2e's analysis read the report on loopback without a token.
+	p, err := Launch(name, bin, tb.TempDir(), nil, append([]string{"--shadow-secure=false"}, args...)...)
+	if err != nil {
 		tb.Fatalf("starting manager %s: %v", name, err)
 	}
-	go func() { _ = p.cmd.Wait(); close(p.done) }()
 	tb.Cleanup(func() {
 		p.Stop(syscall.SIGTERM)
 		if tb.Failed() {
@@ -74,6 +66,33 @@ func Start(tb testing.TB, name, bin string, args ...string) *Process {
 		}
 	})
 	return p
+}
+
+// Launch is Start outside a test: the process gets env added to this process' environment, workDir as its
+// --work-dir, then args; the caller stops it.
+func Launch(name, bin, workDir string, env []string, args ...string) (*Process, error) {
+	probe, err := FreeLoopbackPort()
+	if err != nil {
+		return nil, err
+	}
+	shadow, err := FreeLoopbackPort()
+	if err != nil {
+		return nil, err
+	}
+	p := &Process{Name: name, ProbePort: probe, ShadowPort: shadow, done: make(chan struct{})}
+	all := append([]string{
+		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", p.ProbePort),
+		fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", p.ShadowPort),
+		"--work-dir=" + workDir,
+	}, args...)
+	p.cmd = exec.Command(bin, all...)
+	p.cmd.Env = append(os.Environ(), env...)
+	p.cmd.Stdout, p.cmd.Stderr = p, p
+	if err := p.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { _ = p.cmd.Wait(); close(p.done) }()
+	return p, nil
 }
 
 // Write appends to the log: the process' stdout and stderr.
@@ -123,13 +142,25 @@ func (p *Process) Mode() string { return ShadowMode(p.ShadowPort) }
 // LoopbackPort asks the kernel for an unused port on 127.0.0.1.
 func LoopbackPort(tb testing.TB) int {
 	tb.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := FreeLoopbackPort()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().(*net.TCPAddr).Port
+	return port
 }
+
+// FreeLoopbackPort is LoopbackPort outside a test.
+func FreeLoopbackPort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = l.Close() }()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Exited is closed once the process has exited.
+func (p *Process) Exited() <-chan struct{} { return p.done }
 
 // Tail is the last n bytes of s: the end of a long process log.
 func Tail(s string, n int) string {

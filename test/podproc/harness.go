@@ -1,0 +1,299 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package podproc backs the manager pods kwok "runs" with real bin/manager processes on the host, for the
+// end-to-end tests: the kubelet and kube-proxy the local cluster lacks. Harness starts one process for every
+// bound pod a label selector picks, with the pod's name, namespace and pod-template hash as the downward API
+// would give them, stops it with SIGTERM when the pod is deleted, and writes the process' /readyz into the
+// pod's Ready condition (hack/kwok/pod-process-backed.yaml leaves that condition to it). Proxy plays
+// kube-proxy for one Service port on 127.0.0.1.
+package podproc
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	listersv1 "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/siteops/siteops/test/managerproc"
+)
+
+// ProcessBackedAnnotation marks the pods whose Ready condition kwok leaves to the harness
+// (hack/kwok/pod-process-backed.yaml).
+const ProcessBackedAnnotation = "e2e.siteops.dev/process-backed"
+
+// Config says which pods the harness backs and how it runs their manager.
+type Config struct {
+	Client kubernetes.Interface
+	// Namespace holds the pods, the Lease and the active Service.
+	Namespace string
+	// Selector is the pods' label selector, e.g. the manager Rollout's selector.
+	Selector string
+	// Binary is bin/manager; Kubeconfig is the hub's, given to each process.
+	Binary, Kubeconfig string
+	// ActiveService is the Argo Rollouts active Service (--active-service).
+	ActiveService string
+	// WebhookCertDir holds tls.crt and tls.key for every process' webhook server.
+	WebhookCertDir string
+	// ShadowSecure serves /shadow over HTTPS with token authentication (--shadow-secure).
+	ShadowSecure bool
+	// WorkDir is the parent of each process' --work-dir.
+	WorkDir string
+	// Args are more flags, after the harness' own: a repeated flag overrides.
+	Args []string
+	// Logf reports what the harness does (a test's t.Logf).
+	Logf func(format string, args ...any)
+}
+
+// PodProcess is the manager process behind one pod.
+type PodProcess struct {
+	*managerproc.Process
+	// Pod and Hash are the pod's name and rollouts-pod-template-hash label.
+	Pod, Hash string
+	UID       types.UID
+	// Ports maps the pod's container port names to the process' loopback ports.
+	Ports map[string]int
+
+	mu         sync.Mutex
+	terminated bool
+}
+
+// Terminated reports whether the harness sent SIGTERM (the pod was deleted).
+func (p *PodProcess) Terminated() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.terminated
+}
+
+// Harness runs the processes; New makes it, Start runs it until Stop.
+type Harness struct {
+	cfg    Config
+	pods   listersv1.PodLister
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu    sync.Mutex
+	procs map[types.UID]*PodProcess
+	order []*PodProcess
+}
+
+// New makes a harness for cfg.
+func New(cfg Config) *Harness {
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	return &Harness{cfg: cfg, procs: map[types.UID]*PodProcess{}}
+}
+
+// Start watches the pods and returns once the watch has synced; the harness runs until Stop.
+func (h *Harness) Start(ctx context.Context) error {
+	ctx, h.cancel = context.WithCancel(ctx)
+	f := informers.NewSharedInformerFactoryWithOptions(h.cfg.Client, 0, informers.WithNamespace(h.cfg.Namespace),
+		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = h.cfg.Selector }))
+	inf := f.Core().V1().Pods()
+	h.pods = inf.Lister()
+	_, err := inf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { h.observe(ctx, obj) },
+		UpdateFunc: func(_, obj any) { h.observe(ctx, obj) },
+		DeleteFunc: func(obj any) {
+			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = d.Obj
+			}
+			if pod, ok := obj.(*corev1.Pod); ok {
+				h.terminate(pod.UID, "deleted")
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	f.Start(ctx.Done())
+	for typ, ok := range f.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return fmt.Errorf("podproc: %v watch did not sync", typ)
+		}
+	}
+	return nil
+}
+
+// Stop ends the watch, sends SIGTERM to every process still running and waits for all to exit.
+func (h *Harness) Stop() {
+	if h.cancel != nil {
+		h.cancel()
+	}
+	h.mu.Lock()
+	uids := make([]types.UID, 0, len(h.procs))
+	for uid := range h.procs {
+		uids = append(uids, uid)
+	}
+	h.mu.Unlock()
+	for _, uid := range uids {
+		h.terminate(uid, "harness stopped")
+	}
+	h.wg.Wait()
+}
+
+// Processes is every process the harness started, oldest first.
+func (h *Harness) Processes() []*PodProcess {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]*PodProcess(nil), h.order...)
+}
+
+// Process is the process of the pod named pod, or nil.
+func (h *Harness) Process(pod string) *PodProcess {
+	for _, p := range h.Processes() {
+		if p.Pod == pod {
+			return p
+		}
+	}
+	return nil
+}
+
+// observe starts the process of a bound pod, and stops it once the pod is terminating.
+func (h *Harness) observe(ctx context.Context, obj any) {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	if pod.DeletionTimestamp != nil {
+		h.terminate(pod.UID, "terminating")
+		return
+	}
+	if pod.Spec.NodeName == "" {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, running := h.procs[pod.UID]; running || h.started(pod.UID) {
+		return
+	}
+	p, err := h.launch(pod)
+	if err != nil {
+		h.cfg.Logf("podproc: pod %s: starting its manager: %v", pod.Name, err)
+		return
+	}
+	h.procs[pod.UID] = p
+	h.order = append(h.order, p)
+	h.cfg.Logf("podproc: pod %s (hash %s) bound to %s: started manager pid %d", pod.Name, p.Hash, pod.Spec.NodeName, p.Pid())
+	h.wg.Add(1)
+	go func() { defer h.wg.Done(); h.syncReady(ctx, p) }()
+}
+
+// started reports whether a process ever ran for uid (callers hold h.mu): a pod's process is not restarted.
+func (h *Harness) started(uid types.UID) bool {
+	for _, p := range h.order {
+		if p.UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+// launch starts the manager of pod on free loopback ports.
+func (h *Harness) launch(pod *corev1.Pod) (*PodProcess, error) {
+	ports := map[string]int{}
+	for _, name := range []string{"webhook", "metrics", "receiver"} {
+		port, err := managerproc.FreeLoopbackPort()
+		if err != nil {
+			return nil, err
+		}
+		ports[name] = port
+	}
+	hash := pod.Labels["rollouts-pod-template-hash"]
+	work := filepath.Join(h.cfg.WorkDir, pod.Name)
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, err
+	}
+	args := append([]string{
+		"--kubeconfig=" + h.cfg.Kubeconfig,
+		"--leader-election-namespace=" + h.cfg.Namespace,
+		"--active-service=" + h.cfg.ActiveService,
+		"--pod-template-hash=" + hash,
+		fmt.Sprintf("--shadow-secure=%t", h.cfg.ShadowSecure),
+		fmt.Sprintf("--metrics-bind-address=127.0.0.1:%d", ports["metrics"]),
+		fmt.Sprintf("--receiver-bind-address=127.0.0.1:%d", ports["receiver"]),
+		"--enable-webhooks=true", "--cert-source=files", "--webhook-host=127.0.0.1",
+		fmt.Sprintf("--webhook-port=%d", ports["webhook"]),
+		"--webhook-cert-dir=" + h.cfg.WebhookCertDir,
+	}, h.cfg.Args...)
+	env := []string{"POD_NAME=" + pod.Name, "POD_NAMESPACE=" + pod.Namespace, "POD_TEMPLATE_HASH=" + hash}
+	proc, err := managerproc.Launch(pod.Name, h.cfg.Binary, work, env, args...)
+	if err != nil {
+		return nil, err
+	}
+	ports["health"], ports["shadow"] = proc.ProbePort, proc.ShadowPort
+	return &PodProcess{Process: proc, Pod: pod.Name, Hash: hash, UID: pod.UID, Ports: ports}, nil
+}
+
+// terminate sends SIGTERM to the process of pod uid, once, and waits for it in the background.
+func (h *Harness) terminate(uid types.UID, why string) {
+	h.mu.Lock()
+	p := h.procs[uid]
+	delete(h.procs, uid)
+	h.mu.Unlock()
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.terminated = true
+	p.mu.Unlock()
+	h.cfg.Logf("podproc: pod %s %s: SIGTERM to manager pid %d", p.Pod, why, p.Pid())
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		p.Stop(syscall.SIGTERM)
+		h.cfg.Logf("podproc: pod %s: manager pid %d exited", p.Pod, p.Pid())
+	}()
+}
+
+// readyPods are the pods of the harness whose Ready condition is True and that are not terminating, by name.
+func (h *Harness) readyPods() ([]*corev1.Pod, error) {
+	all, err := h.pods.Pods(h.cfg.Namespace).List(everything)
+	if err != nil {
+		return nil, err
+	}
+	var ready []*corev1.Pod
+	for _, p := range all {
+		if p.DeletionTimestamp == nil && podReady(p) {
+			ready = append(ready, p)
+		}
+	}
+	sort.Slice(ready, func(i, j int) bool { return ready[i].Name < ready[j].Name })
+	return ready, nil
+}
+
+// running is the process of pod uid while it runs and was not told to stop.
+func (h *Harness) running(uid types.UID) *PodProcess {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.procs[uid]
+}
+
+// readyPoll is how often the harness reads each process' /readyz.
+const readyPoll = 250 * time.Millisecond
