@@ -6,7 +6,9 @@
 # named cluster-NAME (label argocd.argoproj.io/secret-type=cluster), never as in-cluster.
 # SITEOPS_CLUSTER_SITE_COMPONENTS (default none) adds optional parts to every site: "rollouts" applies Argo
 # Rollouts' CRDs on the site and runs a rollouts-controller against it (all namespaces, no leader election), so
-# a site's manager Rollout pauses, is promoted and becomes Healthy there as on a real site.
+# a site's manager Rollout pauses, is promoted and becomes Healthy there as on a real site. It costs about
+# 190 MiB a site (the controller ~70 MiB, the CRDs' schemas ~120 MiB in the site's kube-apiserver): off unless
+# asked for (test/e2e asks).
 # shellcheck shell=bash
 
 # site_port NAME prints the first port of site NAME: the port base + 20 + 10 × (its index among the sites
