@@ -5,7 +5,8 @@
 # repo-server (with Debian's redis-server) plus a git daemon serving $SITEOPS_CLUSTER_DIR/git: the hub.
 # With SITEOPS_CLUSTER_SITES it also starts one site cluster per name: a kube-apiserver of its own (own CA, own
 # credentials, sharing the hub's etcd under --etcd-prefix=/sites/NAME) with its own kube-controller-manager,
-# kube-scheduler and kwok, registered in the hub's Argo CD as the cluster NAME (a declarative cluster Secret).
+# kube-scheduler and kwok (and, with SITEOPS_CLUSTER_SITE_COMPONENTS=rollouts, Argo Rollouts), registered in
+# the hub's Argo CD as the cluster NAME (a declarative cluster Secret).
 # Binaries come from hack/build-bins.sh.
 #
 #   hack/local-cluster.sh up      start what is not running (idempotent); builds missing binaries first
@@ -23,7 +24,9 @@
 # CronJob controller in a kube-controller-manager of their own); SITEOPS_CLUSTER_AUDIT=1 writes an audit log of
 # every write request to $SITEOPS_CLUSTER_DIR/audit.log (benchmarks count requests and time them from it);
 # SITEOPS_CLUSTER_SITES (default none) names the site clusters, e.g. "site-a site-b" or site-a,site-b; site
-# i's ports start at port base + 20 + 5i, its state is in $SITEOPS_CLUSTER_DIR/sites/NAME (admin.kubeconfig).
+# i's ten ports start at port base + 20 + 10i, its state is in $SITEOPS_CLUSTER_DIR/sites/NAME (admin.kubeconfig);
+# SITEOPS_CLUSTER_SITE_COMPONENTS (default none) the sites' optional parts: "rollouts" runs Argo Rollouts' CRDs
+# and controller on each site.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.sh"
@@ -232,6 +235,7 @@ EOT
 cmd_up() {
   local want="etcd kube" c
   for c in $COMPONENTS; do want="$want $c"; done
+  site_has rollouts && want="$want rollouts"
   # shellcheck disable=SC2086
   "$here/build-bins.sh" $want
   mkdir -p "$D/logs"

@@ -4,16 +4,23 @@
 # Ready there. Its state lives under the hub's etcd with --etcd-prefix=/sites/NAME: one etcd saves ~100 MB a
 # site and keeps the sites apart all the same. Argo CD on the hub reaches it through a declarative cluster Secret
 # named cluster-NAME (label argocd.argoproj.io/secret-type=cluster), never as in-cluster.
+# SITEOPS_CLUSTER_SITE_COMPONENTS (default none) adds optional parts to every site: "rollouts" applies Argo
+# Rollouts' CRDs on the site and runs a rollouts-controller against it (all namespaces, no leader election), so
+# a site's manager Rollout pauses, is promoted and becomes Healthy there as on a real site. It costs about
+# 190 MiB a site (the controller ~70 MiB, the CRDs' schemas ~120 MiB in the site's kube-apiserver): off unless
+# asked for (test/e2e asks).
 # shellcheck shell=bash
 
-# site_port NAME prints the first port of site NAME: the port base + 20 + 5 × (its index among the sites
-# started in this state folder). The index is kept in the site's folder so a restart keeps its ports.
+# site_port NAME prints the first port of site NAME: the port base + 20 + 10 × (its index among the sites
+# started in this state folder). The index is kept in the site's folder so a restart keeps its ports. A site
+# uses ten ports from there: kube-apiserver, kube-controller-manager (+1), kube-scheduler (+2), kwok (+3),
+# rollouts-controller metrics (+4) and healthz (+5); +6…+9 are free.
 site_port() {
   local sd=$D/sites/$1 n
   if [ ! -f "$sd/port" ]; then
     mkdir -p "$D/sites"
     n=$(find "$D/sites" -mindepth 2 -maxdepth 2 -name port | wc -l)
-    mkdir -p "$sd" && echo $((PB + 20 + 5 * n)) >"$sd/port"
+    mkdir -p "$sd" && echo $((PB + 20 + 10 * n)) >"$sd/port"
   fi
   cat "$sd/port"
 }
@@ -98,8 +105,25 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: argocd-manager}]
 EOT
   waitfor "site $name node" kubectl --kubeconfig "$kc" wait --for=condition=Ready "node/$name-node-0" --timeout=1s
+  if site_has rollouts; then up_site_rollouts "$name" "$port"; fi
   has argocd && register_site "$name" "$port"
   log "site $name up at https://127.0.0.1:$port (kubeconfig $kc)"
+}
+
+# site_has COMPONENT reports whether SITEOPS_CLUSTER_SITE_COMPONENTS names COMPONENT.
+site_has() { case " ${SITEOPS_CLUSTER_SITE_COMPONENTS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# up_site_rollouts NAME PORT applies Argo Rollouts' CRDs on site NAME and starts its rollouts-controller,
+# metrics on PORT+4 and healthz on PORT+5.
+up_site_rollouts() {
+  local name=$1 port=$2 r kc=$D/sites/$1/admin.kubeconfig
+  r=$(bindir rollouts)
+  kubectl --kubeconfig "$kc" apply --server-side $(for f in "$r"/crds/*-crd.yaml; do echo -f "$f"; done) >/dev/null
+  waitfor "site $name rollout CRDs" kubectl --kubeconfig "$kc" wait --for=condition=Established \
+    crd/rollouts.argoproj.io --timeout=1s
+  start "site.$name.rollouts-controller" "$r/rollouts-controller" --kubeconfig="$kc" --leader-elect=false \
+    --metricsPort=$((port + 4)) --healthzPort=$((port + 5))
+  waitfor "site $name rollouts-controller" curl -sf "http://127.0.0.1:$((port + 5))/healthz"
 }
 
 # register_site NAME PORT writes the hub's Argo CD cluster Secret for site NAME: its server, its CA and the
@@ -123,5 +147,5 @@ EOT
 # stop_site NAME stops site NAME's processes; its state stays, start-site NAME brings it back.
 stop_site() {
   local n
-  for n in kwok kube-scheduler kube-controller-manager kube-apiserver; do stop "site.$1.$n"; done
+  for n in rollouts-controller kwok kube-scheduler kube-controller-manager kube-apiserver; do stop "site.$1.$n"; done
 }

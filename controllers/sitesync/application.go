@@ -149,15 +149,21 @@ func syncFailed(a argoApplication) bool {
 }
 
 // messageOf is Argo CD's most telling message: the Application's health message, else the first unhealthy
-// resource's, else a failed sync's, else a condition's (a comparison or sync error), else the last sync's.
+// resource's, else the first suspended resource's (a paused Rollout waiting for promote), else a failed
+// sync's, else a condition's (a comparison or sync error), else the last sync's.
 func messageOf(a argoApplication) string {
 	st := a.Status
 	if st.Health.Message != "" {
 		return st.Health.Message
 	}
-	for _, r := range st.Resources {
-		if r.Health != nil && r.Health.Message != "" && (r.Health.Status == "Degraded" || r.Health.Status == "Missing") {
-			return fmt.Sprintf("%s %s: %s", r.Kind, r.Name, r.Health.Message)
+	for _, telling := range []func(string) bool{
+		func(h string) bool { return h == "Degraded" || h == "Missing" },
+		func(h string) bool { return h == "Suspended" },
+	} {
+		for _, r := range st.Resources {
+			if r.Health != nil && r.Health.Message != "" && telling(r.Health.Status) {
+				return fmt.Sprintf("%s %s: %s", r.Kind, r.Name, r.Health.Message)
+			}
 		}
 	}
 	op := st.OperationState

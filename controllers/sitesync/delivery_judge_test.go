@@ -179,3 +179,51 @@ func TestViewOfSettlesOnlyUnderAutomatedSyncThatDidNotFail(t *testing.T) {
 		}
 	}
 }
+
+// TestViewOfMessageNamesTheResourceThatHoldsTheSite: Argo CD 3 leaves the Application's health message empty,
+// so the site's message is the first Degraded or Missing resource's, else the first Suspended one's (a manager
+// Rollout paused on its preview: the site waits for a promote), else the last sync's.
+func TestViewOfMessageNamesTheResourceThatHoldsTheSite(t *testing.T) {
+	res := func(kind, name, health, msg string) map[string]any {
+		return map[string]any{"group": "argoproj.io", "kind": kind, "name": name,
+			"health": map[string]any{"status": health, "message": msg}}
+	}
+	app := func(health string, resources ...any) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"metadata": map[string]any{"namespace": "argocd", "name": "siteops-a"},
+			"spec":     map[string]any{},
+			"status": map[string]any{
+				"sync":           map[string]any{"status": "Synced", "revision": "c1"},
+				"health":         map[string]any{"status": health},
+				"resources":      resources,
+				"operationState": map[string]any{"phase": "Succeeded", "message": "successfully synced (all tasks run)"},
+			},
+		}}
+	}
+	paused := res("Rollout", managerRolloutName, "Suspended", "BlueGreenPause")
+	cases := []struct {
+		name         string
+		u            *unstructured.Unstructured
+		msg, rollout string
+		wantDelivery gitopsv1alpha1.DeliveryState
+	}{
+		{"manager Rollout paused on its preview", app("Suspended", res("Rollout", "web", "Healthy", ""), paused),
+			"Rollout siteops-manager: BlueGreenPause", "Suspended", gitopsv1alpha1.DeliveryPending},
+		{"a Degraded resource comes first", app("Degraded", paused, res("Rollout", "web", "Degraded", "ProgressDeadlineExceeded")),
+			"Rollout web: ProgressDeadlineExceeded", "Suspended", gitopsv1alpha1.DeliveryDegraded},
+		{"all Healthy: the last sync's", app("Healthy", res("Rollout", managerRolloutName, "Healthy", "")),
+			"successfully synced (all tasks run)", "Healthy", gitopsv1alpha1.DeliveryDelivered},
+	}
+	for _, tc := range cases {
+		v, err := viewOf(tc.u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Message != tc.msg || v.ManagerRollout != tc.rollout {
+			t.Errorf("%s: message %q, manager Rollout %q; want %q, %q", tc.name, v.Message, v.ManagerRollout, tc.msg, tc.rollout)
+		}
+		if d := judge("c1", "c1", v, true); d.Delivery != tc.wantDelivery {
+			t.Errorf("%s: delivery %s, want %s", tc.name, d.Delivery, tc.wantDelivery)
+		}
+	}
+}

@@ -127,7 +127,8 @@ func newBenchFleet(b *testing.B) *benchFleet {
 	exports := f.bc.exports(b)
 	f.bare = filepath.Join(exports["SITEOPS_GIT_ROOT"], "fleet.git")
 	f.sitesDir = exports["SITEOPS_CLUSTER_SITES_DIR"]
-	// The manager's probes and receiver sit at base+40 and +41, clear of the hub (+1…+16) and the sites (+20…+29).
+	// The manager's probes and receiver sit at base+40 and +41, clear of the hub (+1…+16) and the two sites
+	// (+20…+39, ten ports each).
 	f.bc.startClusterManager(b, fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", pb+40),
 		fmt.Sprintf("--receiver-bind-address=127.0.0.1:%d", pb+41))
 	f.hookURL = fmt.Sprintf("http://127.0.0.1:%d/hook/bench-fleet/sites", pb+41)

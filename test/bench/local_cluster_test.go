@@ -62,7 +62,7 @@ func startBenchCluster(tb testing.TB, components, kcmControllers string) *benchC
 }
 
 // startBenchClusterAt is startBenchCluster at port base pb, with the named site clusters beside the hub
-// (hack/local-sites.sh: site i listens on pb+20+5i…pb+24+5i).
+// (hack/local-sites.sh: site i listens on pb+20+10i…pb+29+10i).
 func startBenchClusterAt(tb testing.TB, pb int, components, kcmControllers string, sites ...string) *benchCluster {
 	tb.Helper()
 	cache := os.Getenv("SITEOPS_CACHE")

@@ -43,8 +43,12 @@ var cluster struct {
 }
 
 // fleetSites are the site clusters every e2e run starts beside the hub: each its own kube-apiserver with
-// kube-controller-manager, kube-scheduler and kwok, registered in the hub's Argo CD.
-const fleetSites = "site-a site-b"
+// kube-controller-manager, kube-scheduler and kwok, registered in the hub's Argo CD, and with
+// fleetSiteComponents: Argo Rollouts, so a site's manager Rollout pauses and is promoted there.
+const (
+	fleetSites          = "site-a site-b"
+	fleetSiteComponents = "rollouts"
+)
 
 func TestMain(m *testing.M) {
 	os.Exit(runMain(m))
@@ -65,7 +69,7 @@ func runMain(m *testing.M) int {
 	}
 	cluster.dir = filepath.Join(cache, dirName)
 	env := append(os.Environ(), "SITEOPS_CLUSTER_DIR="+cluster.dir, "SITEOPS_CLUSTER_PORT_BASE="+portBase,
-		"SITEOPS_CLUSTER_SITES="+fleetSites)
+		"SITEOPS_CLUSTER_SITES="+fleetSites, "SITEOPS_CLUSTER_SITE_COMPONENTS="+fleetSiteComponents)
 	// Start from a clean state every run: a previous run's objects would hide bugs.
 	down := exec.Command(script, "down", "--wipe")
 	down.Env, down.Stdout, down.Stderr = env, os.Stderr, os.Stderr

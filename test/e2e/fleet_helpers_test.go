@@ -107,8 +107,14 @@ func newFleet(t *testing.T, ns string) *fleet {
 // fields (e.g. "waves: [...]\nonFailure: Revert\n").
 func newFleetWith(t *testing.T, ns, specExtra string) *fleet {
 	t.Helper()
+	return newFleetFrom(t, ns, fleetSource(cluster.sites), specExtra)
+}
+
+// newFleetFrom is newFleetWith over the source repository files (path → content) instead of fleetSource's.
+func newFleetFrom(t *testing.T, ns string, files map[string]string, specExtra string) *fleet {
+	t.Helper()
 	f := &fleet{t: t, namespace: ns, work: t.TempDir(), token: "e2e-fleet-token-51c2"}
-	for rel, content := range fleetSource(cluster.sites) {
+	for rel, content := range files {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(f.work, rel)), 0o755); err != nil {
 			t.Fatal(err)
 		}
