@@ -102,6 +102,11 @@ var catalogue = []Row{
 	{ID: "P10", Measure: "`git push` of a base change → every site of the local fleet Delivered (Synced and " +
 		"Healthy at its rendered revision), p50/p99 (issue 15)",
 		Target: "p50 < 5 s", Notes: "anchor: Argo CD's default 3-minute poll (quoted, not run)"},
+	{ID: "P11", Measure: "`git push` of a base change → both sites Delivered, 2 waves (soak 0s) vs no waves, " +
+		"p50/p99 (issue 17)", Target: "— (reported: the time waves add, soak aside)",
+		Notes: "envtest, SiteSync controller in a manager, simulated Argo CD"},
+	{ID: "P12", Measure: "wave-1 site's Application turns Degraded → SiteSync rollout Halted, p50/p99 (issue 17)",
+		Target: "< 5 s", Notes: "envtest, SiteSync controller in a manager, simulated Argo CD"},
 }
 
 // Results collects the rows measured in one run; safe for concurrent use.
