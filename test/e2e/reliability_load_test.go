@@ -44,7 +44,7 @@ func loadSize(t *testing.T, name string, def int) int {
 // one manager on the local cluster: every CronJob has exactly one Job for every minute (0 duplicates, 0 missed
 // inside the deadline). It logs the schedule lag (Job creationTimestamp minus scheduled time) and the manager's
 // peak RSS and CPU time. `make test` runs the smoke size, 50 CronJobs for 1 minute; `make test-load` sets
-// SITEOPS_LOAD_CRONJOBS=1000 SITEOPS_LOAD_MINUTES=5. With SITEOPS_LOAD_CPUPROFILE=FILE the manager serves
+// SITEOPS_LOAD_CRONJOBS=5000 SITEOPS_LOAD_MINUTES=10. With SITEOPS_LOAD_CPUPROFILE=FILE the manager serves
 // pprof on loopback and FILE gets its CPU profile over the measured minutes.
 func TestCronJobLoad(t *testing.T) {
 	n := loadSize(t, "SITEOPS_LOAD_CRONJOBS", 50)

@@ -31,6 +31,8 @@ import (
 // (--watch-label-selector=), then, on a fresh namespace and fresh shard keys, with one manager per shard. Each
 // run must have every CronJob run exactly once a minute (no CronJob run by two managers, none missed); the test
 // logs each manager's peak RSS and CPU, and fails when a shard's manager peaks as high as the unsharded one.
+// Then one shard's manager is killed: at the next minute only its shard waits, and a manager started again for
+// it runs that minute late, within the CronJobs' startingDeadlineSeconds.
 func TestShardedCronJobLoad(t *testing.T) {
 	if os.Getenv("SITEOPS_SHARD_LOAD_CRONJOBS") == "" {
 		t.Skip("SITEOPS_SHARD_LOAD_CRONJOBS is unset: run `make test-shard-load`")
@@ -38,11 +40,11 @@ func TestShardedCronJobLoad(t *testing.T) {
 	n := loadSize(t, "SITEOPS_SHARD_LOAD_CRONJOBS", 1000)
 	minutes := loadSize(t, "SITEOPS_LOAD_MINUTES", 3)
 
-	one := shardedLoadRun(t, "e2e-shard-load-a", n, minutes, map[string]string{"unsharded": "--watch-label-selector="}, "a1", "a2")
+	one := shardedLoadRun(t, "e2e-shard-load-a", n, minutes, map[string]string{"unsharded": "--watch-label-selector="}, "a1", "a2", "")
 	two := shardedLoadRun(t, "e2e-shard-load-b", n, minutes, map[string]string{
 		"shard b1": "--watch-label-selector=sharding.fluxcd.io/key in (b1)",
 		"shard b2": "--watch-label-selector=sharding.fluxcd.io/key in (b2)",
-	}, "b1", "b2")
+	}, "b1", "b2", "shard b2")
 	whole := one["unsharded"]
 	for name, u := range two {
 		t.Logf("%s: peak RSS %.0f MiB = %.2f of the unsharded manager's %.0f MiB", name, u.peakRSSMiB, u.peakRSSMiB/whole.peakRSSMiB, whole.peakRSSMiB)
@@ -55,7 +57,8 @@ func TestShardedCronJobLoad(t *testing.T) {
 // shardedLoadRun creates n CronJobs in namespace ns, the first half labelled for shard a and the rest for
 // shard b, runs one manager per entry of managers (name: its --watch-label-selector) for the given schedule
 // minutes, checks that every CronJob ran exactly once a minute, stops the managers and returns their usage.
-func shardedLoadRun(t *testing.T, ns string, n, minutes int, managers map[string]string, a, b string) map[string]processUsage {
+// With kill naming the manager of shard b, it then shows that shard's outage (shardOutage) before stopping.
+func shardedLoadRun(t *testing.T, ns string, n, minutes int, managers map[string]string, a, b, kill string) map[string]processUsage {
 	t.Helper()
 	const deadline = 60
 	kubectl(t, "create", "namespace", ns)
@@ -86,14 +89,62 @@ func shardedLoadRun(t *testing.T, ns string, n, minutes int, managers map[string
 		u := usageOf(m.Pid())
 		usage[name] = u
 		t.Logf("%s: peak RSS %.0f MiB, CPU %s over %s wall", name, u.peakRSSMiB, u.cpu.Round(10*time.Millisecond), wall.Round(time.Second))
-		m.Stop(syscall.SIGTERM)
 	}
 	expected, missed, dup, detail := l.check(time.Time{}, last)
 	t.Logf("%s: %d runs due, %d Jobs, %d missed, %d duplicated", ns, expected, l.jobs, missed, dup)
+	t.Logf("%s: Leases in siteops-system:\n%s", ns, kubectl(t, "-n", "siteops-system", "get", "leases"))
 	if missed != 0 || dup != 0 {
 		t.Fatalf("%s: %d missed, %d duplicated: %v", ns, missed, dup, detail)
 	}
+	if kill != "" {
+		shardOutage(t, ns, procs, kill, managers[kill], "b")
+	}
+	for _, m := range procs {
+		m.Stop(syscall.SIGTERM)
+	}
 	return usage
+}
+
+// shardOutage SIGKILLs the manager procs[name] (run with selector) and shows that only its shard waits: at the
+// next scheduled minute every CronJob of the other shard gets its Job and none of the CronJobs named
+// prefix-<i> (its shard) does. A manager started again for the shard then runs that minute, late but within
+// the CronJobs' startingDeadlineSeconds, and replaces procs[name].
+func shardOutage(t *testing.T, ns string, procs map[string]*manager, name, selector, prefix string) {
+	t.Helper()
+	procs[name].Stop(syscall.SIGKILL)
+	due := nextMinute(time.Now())
+	t.Logf("%s: %s killed (SIGKILL); watching %s", ns, name, due.UTC().Format("15:04"))
+	time.Sleep(time.Until(due.Add(20 * time.Second)))
+	l := readLedger(t, ns)
+	var own, other []string
+	for _, cj := range l.behind(due) {
+		if strings.HasPrefix(cj, prefix+"-") {
+			own = append(own, cj)
+		} else {
+			other = append(other, cj)
+		}
+	}
+	shard := 0
+	for cj := range l.created {
+		if strings.HasPrefix(cj, prefix+"-") {
+			shard++
+		}
+	}
+	t.Logf("%s: 20 s after %s with %s down: %d of %d CronJobs of its shard wait, %d of the other shard's",
+		ns, due.UTC().Format("15:04"), name, len(own), shard, len(other))
+	if len(other) != 0 {
+		t.Fatalf("%s: the other shard's CronJobs waited for %s while %s was down: %v", ns, due.UTC().Format("15:04"), name, other[:min(10, len(other))])
+	}
+	if len(own) != shard {
+		t.Fatalf("%s: %d of the %d CronJobs of %s's shard ran at %s with their manager down", ns, shard-len(own), shard, name, due.UTC().Format("15:04"))
+	}
+	again := startManager(t, strings.ReplaceAll(name, " ", "-")+"-again", selector)
+	procs[name] = again
+	waitFor(t, 40*time.Second, name+"'s shard runs "+due.UTC().Format("15:04")+" once its manager is back", func() (bool, string) {
+		behind := readLedger(t, ns).behind(due)
+		return len(behind) == 0, fmt.Sprintf("%d CronJobs behind", len(behind))
+	})
+	t.Logf("%s: a new manager for %s ran its shard's %s Jobs late, within startingDeadlineSeconds", ns, name, due.UTC().Format("15:04"))
 }
 
 // shardedCronJobsYAML is cronJobsYAML with every CronJob labelled sharding.fluxcd.io/key=shard.
