@@ -100,3 +100,22 @@ func TestIncrementalSyncRoundTripsToAnotherRepository(t *testing.T) {
 	g.Expect(reqs).To(Equal([]string{listConfig, fetchConfig,
 		"GET /deploy.git/info/refs?service=git-upload-pack", "POST /deploy.git/git-receive-pack"}))
 }
+
+// TestIncrementalSyncOverHTTPSReusesConnections: with a CA bundle, the requests of an incremental Sync go
+// over the connection an earlier Sync opened (no new TLS handshake per request).
+func TestIncrementalSyncOverHTTPSReusesConnections(t *testing.T) {
+	g := NewWithT(t)
+	e, ca := tlsEnv(t)
+	e.opts.Source.Auth = &Auth{Username: "bot", Password: "tls-pass-123", CABundle: ca.CertPEM}
+	first := e.sync(t, nil)
+	wt := e.srv.Clone(t, e.repo)
+	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
+	wt.Commit("dev: two")
+	wt.Push()
+
+	conns := e.srv.Connections()
+	res, reqs := e.syncRequests(t, &first)
+	g.Expect(res.Pushed).To(BeTrue())
+	g.Expect(reqs).To(HaveLen(3))
+	g.Expect(e.srv.Connections()-conns).To(BeNumerically("<=", 1), "three requests, at most one new connection")
+}
