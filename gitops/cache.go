@@ -109,12 +109,3 @@ func (c *gitCache) closeStorage() {
 		c.storage, c.repo = nil, nil
 	}
 }
-
-// remote returns the cache's origin.
-func (c *gitCache) remote() (*git.Remote, error) {
-	r, err := c.repo.Remote(git.DefaultRemoteName)
-	if err != nil {
-		return nil, fmt.Errorf("cache %s has no origin: %w", c.dir, err)
-	}
-	return r, nil
-}

@@ -26,7 +26,6 @@ import (
 	"time"
 
 	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-logr/logr"
@@ -46,41 +45,40 @@ type targetState struct {
 	tree *object.Tree
 }
 
-// fetchBranch fetches the whole history of branch (to find the last siteops commit) into the cache.
+// fetchBranch lists the remote and fetches the whole history of branch (to find the last siteops commit)
+// into the cache.
 func (c *gitCache) fetchBranch(ctx context.Context, branch string) (targetState, error) {
 	refs, err := c.listRemote(ctx)
 	if err != nil {
 		return targetState{}, err
 	}
-	name := plumbing.NewBranchReferenceName(branch)
-	want, ok := refs.hashes[name]
+	return c.fetchListedBranch(ctx, refs, branch)
+}
+
+// fetchListedBranch fetches branch at the commit refs lists for it (a listing of the same repository, e.g.
+// the one made for the source), which costs a request only when the cache does not have that commit yet.
+func (c *gitCache) fetchListedBranch(ctx context.Context, refs remoteRefs, branch string) (targetState, error) {
+	want, ok := refs.hashes[plumbing.NewBranchReferenceName(branch)]
 	if !ok {
 		return targetState{}, nil
 	}
-	local := plumbing.ReferenceName("refs/remotes/origin/" + branch)
-	if cur, err := c.repo.Reference(local, true); err != nil || cur.Hash() != want {
-		err := c.repo.FetchContext(ctx, &git.FetchOptions{
-			RemoteName: git.DefaultRemoteName,
-			RefSpecs:   []config.RefSpec{config.RefSpec("+" + name.String() + ":" + local.String())},
-			Auth:       c.auth, CABundle: c.ca, Tags: git.NoTags, Force: true,
-		})
-		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-			return targetState{}, classifyTransport(err)
-		}
+	if err := c.fetchRefAt(ctx, refs, want, remoteTracking(branch), 0); err != nil {
+		return targetState{}, err
 	}
-	ref, err := c.repo.Reference(local, true)
+	commit, err := c.repo.CommitObject(want)
 	if err != nil {
-		return targetState{}, fmt.Errorf("reading %s after fetch: %w", local, err)
-	}
-	commit, err := c.repo.CommitObject(ref.Hash())
-	if err != nil {
-		return targetState{}, fmt.Errorf("reading target head %s: %w", ref.Hash(), err)
+		return targetState{}, fmt.Errorf("reading target head %s: %w", want, err)
 	}
 	tree, err := commit.Tree()
 	if err != nil {
 		return targetState{}, fmt.Errorf("reading target tree %s: %w", commit.TreeHash, err)
 	}
 	return targetState{head: commit.Hash, tree: tree}, nil
+}
+
+// remoteTracking is the cache's ref of branch as last fetched or pushed.
+func remoteTracking(branch string) plumbing.ReferenceName {
+	return plumbing.ReferenceName("refs/remotes/origin/" + branch)
 }
 
 // publishInput is what publish writes.
@@ -129,7 +127,7 @@ func publish(ctx context.Context, c *gitCache, st targetState, in publishInput) 
 		if in.beforePush != nil {
 			in.beforePush(attempt)
 		}
-		err = c.push(ctx, in.branch, commit)
+		err = c.push(ctx, in.branch, st.head, commit)
 		if err == nil {
 			res.head, res.pushed, res.changed = commit, true, changed
 			in.log.Info("pushed rendered commit", "commit", commit.String(), "sites", changed, "retries", attempt)
@@ -208,31 +206,15 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 	return h, append(changed, removed...), nil
 }
 
-// push updates branch on the remote to commit, never forcing.
-func (c *gitCache) push(ctx context.Context, branch string, commit plumbing.Hash) error {
-	name := plumbing.NewBranchReferenceName(branch)
-	if err := c.repo.Storer.SetReference(plumbing.NewHashReference(name, commit)); err != nil {
-		return fmt.Errorf("setting %s: %w", name, err)
-	}
-	err := c.repo.PushContext(ctx, &git.PushOptions{
-		RemoteName: git.DefaultRemoteName,
-		RefSpecs:   []config.RefSpec{config.RefSpec(name.String() + ":" + name.String())},
-		Auth:       c.auth,
-		CABundle:   c.ca,
-	})
-	if err != nil {
-		return classifyTransport(err)
-	}
-	return nil
-}
-
 // isPushConflict reports a push rejected because the branch moved (retry after re-fetching).
 func isPushConflict(err error) bool {
 	if errors.Is(err, git.ErrNonFastForwardUpdate) {
 		return true
 	}
 	msg := strings.ToLower(err.Error())
-	for _, s := range []string{"non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref", "stale info", "failed to lock"} {
+	// "missing necessary objects": the commit the push builds on is gone from the remote (a rewritten branch).
+	for _, s := range []string{"non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref", "stale info",
+		"failed to lock", "missing necessary objects"} {
 		if strings.Contains(msg, s) {
 			return true
 		}

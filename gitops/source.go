@@ -38,6 +38,7 @@ type source struct {
 	commit *object.Commit
 	tree   *object.Tree
 	ref    plumbing.ReferenceName // the branch or tag fetched; "" for a SHA
+	refs   remoteRefs             // the source's refs as listed for the fetch (not listed for a SHA)
 }
 
 func (s *source) release() { s.cache.release() }
@@ -65,10 +66,10 @@ func fetchSource(ctx context.Context, workDir string, spec SourceSpec) (*source,
 	if err != nil {
 		return nil, err
 	}
-	commit, ref, err := cache.fetchRef(ctx, spec.Ref)
+	commit, ref, refs, err := cache.fetchRef(ctx, spec.Ref)
 	if err != nil && !IsPermanent(err) && ctx.Err() == nil {
 		if rerr := cache.reset(); rerr == nil {
-			commit, ref, err = cache.fetchRef(ctx, spec.Ref)
+			commit, ref, refs, err = cache.fetchRef(ctx, spec.Ref)
 		}
 	}
 	if err != nil {
@@ -86,87 +87,34 @@ func fetchSource(ctx context.Context, workDir string, spec SourceSpec) (*source,
 		cache.release()
 		return nil, fmt.Errorf("reading the tree of %s: %w", commit.Hash, err)
 	}
-	return &source{cache: cache, commit: commit, tree: tree, ref: ref}, nil
+	return &source{cache: cache, commit: commit, tree: tree, ref: ref, refs: refs}, nil
 }
 
-// fetchRef brings ref into the cache and returns its commit and the remote ref it came from.
-func (c *gitCache) fetchRef(ctx context.Context, ref string) (*object.Commit, plumbing.ReferenceName, error) {
+// fetchRef brings ref into the cache and returns its commit, the remote ref it came from and the remote's
+// refs as listed (not listed for a SHA): one request to list, and one to fetch when ref moved.
+func (c *gitCache) fetchRef(ctx context.Context, ref string) (*object.Commit, plumbing.ReferenceName, remoteRefs, error) {
 	if fullSHA.MatchString(ref) {
 		commit, err := c.fetchSHA(ctx, plumbing.NewHash(ref))
-		return commit, "", err
-	}
-	if commit, name, ok := c.fetchKnownBranch(ctx, ref); ok {
-		return commit, name, nil
+		return commit, "", remoteRefs{}, err
 	}
 	refs, err := c.listRemote(ctx)
 	if err != nil {
-		return nil, "", err
+		return nil, "", refs, err
 	}
 	remoteName, err := pickRef(refs, ref)
 	if err != nil {
-		return nil, "", err
+		return nil, "", refs, err
 	}
 	local := plumbing.ReferenceName("refs/remotes/origin/" + strings.TrimPrefix(remoteName.String(), "refs/heads/"))
 	if remoteName.IsTag() {
 		local = remoteName
 	}
 	want := refs.hashes[remoteName]
-	if cur, err := c.repo.Reference(local, true); err != nil || cur.Hash() != want {
-		err := c.repo.FetchContext(ctx, &git.FetchOptions{
-			RemoteName: git.DefaultRemoteName,
-			RefSpecs:   []config.RefSpec{config.RefSpec("+" + remoteName.String() + ":" + local.String())},
-			Depth:      1,
-			Auth:       c.auth,
-			CABundle:   c.ca,
-			Tags:       git.NoTags,
-			Force:      true,
-		})
-		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-			return nil, "", classifyTransport(err)
-		}
+	if err := c.fetchRefAt(ctx, refs, want, local, 1); err != nil {
+		return nil, "", refs, err
 	}
-	got, err := c.repo.Reference(local, true)
-	if err != nil {
-		return nil, "", fmt.Errorf("reading %s after fetch: %w", local, err)
-	}
-	commit, err := c.peelCommit(got.Hash())
-	return commit, remoteName, err
-}
-
-// fetchKnownBranch fetches ref straight away when an earlier fetch resolved it to a branch (the cache has
-// its remote-tracking ref), which saves listing the remote first: one request to the Git server instead of
-// two when the branch moved. Any failure (e.g. the branch is gone and ref now names a tag) reports !ok and
-// the caller resolves ref from the remote's list as on a first fetch.
-func (c *gitCache) fetchKnownBranch(ctx context.Context, ref string) (*object.Commit, plumbing.ReferenceName, bool) {
-	if ref == "" || strings.HasPrefix(ref, "refs/") {
-		return nil, "", false
-	}
-	name := plumbing.NewBranchReferenceName(ref)
-	local := plumbing.ReferenceName("refs/remotes/origin/" + ref)
-	if _, err := c.repo.Reference(local, true); err != nil {
-		return nil, "", false
-	}
-	err := c.repo.FetchContext(ctx, &git.FetchOptions{
-		RemoteName: git.DefaultRemoteName,
-		RefSpecs:   []config.RefSpec{config.RefSpec("+" + name.String() + ":" + local.String())},
-		Depth:      1,
-		Auth:       c.auth,
-		CABundle:   c.ca,
-		Tags:       git.NoTags,
-		Force:      true,
-	})
-	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return nil, "", false
-	}
-	got, err := c.repo.Reference(local, true)
-	if err != nil {
-		return nil, "", false
-	}
-	commit, err := c.peelCommit(got.Hash())
-	if err != nil {
-		return nil, "", false
-	}
-	return commit, name, true
+	commit, err := c.peelCommit(want)
+	return commit, remoteName, refs, err
 }
 
 // fetchSHA makes sure commit h is in the (full) cache, fetching every branch and tag when it is not.
@@ -192,37 +140,6 @@ func (c *gitCache) fetchSHA(ctx context.Context, h plumbing.Hash) (*object.Commi
 		return nil, permanent(fmt.Errorf("commit %s not found on any branch or tag of the source", h))
 	}
 	return commit, nil
-}
-
-// remoteRefs are the refs a remote advertises.
-type remoteRefs struct {
-	hashes map[plumbing.ReferenceName]plumbing.Hash
-	head   plumbing.ReferenceName // the branch HEAD names, "" if unknown
-}
-
-// listRemote lists the remote's refs. An empty repository has none.
-func (c *gitCache) listRemote(ctx context.Context) (remoteRefs, error) {
-	out := remoteRefs{hashes: map[plumbing.ReferenceName]plumbing.Hash{}}
-	r, err := c.remote()
-	if err != nil {
-		return out, err
-	}
-	list, err := r.ListContext(ctx, &git.ListOptions{Auth: c.auth, CABundle: c.ca})
-	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
-		return out, nil
-	}
-	if err != nil {
-		return out, classifyTransport(err)
-	}
-	for _, ref := range list {
-		switch {
-		case ref.Name() == plumbing.HEAD && ref.Type() == plumbing.SymbolicReference:
-			out.head = ref.Target()
-		case ref.Type() == plumbing.HashReference && ref.Name() != plumbing.HEAD:
-			out.hashes[ref.Name()] = ref.Hash()
-		}
-	}
-	return out, nil
 }
 
 // pickRef finds the remote ref a SourceSpec.Ref names: "" is the default branch, then a branch, a tag, or a

@@ -63,7 +63,7 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 		return res, err
 	}
 	defer tgt.release()
-	st, err := tgt.fetchBranch(ctx, o.Target.Branch)
+	st, err := fetchTarget(ctx, tgt, src, o)
 	if err != nil {
 		return res, o.redact(fmt.Errorf("fetching target branch %q: %w", o.Target.Branch, err))
 	}
@@ -130,6 +130,15 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 	o.Logger.V(1).Info("sync done", "source", res.SourceRevision, "rendered", res.RenderedRevision,
 		"pushed", res.Pushed, "changedSites", pr.changed)
 	return res, nil
+}
+
+// fetchTarget fetches the target branch. When the target is the source's repository, the refs listed to
+// fetch the source serve again: no second listing.
+func fetchTarget(ctx context.Context, tgt *gitCache, src *source, o SyncOptions) (targetState, error) {
+	if src.refs.listed && sameURL(o.Target.URL, o.Source.URL) {
+		return tgt.fetchListedBranch(ctx, src.refs, o.Target.Branch)
+	}
+	return tgt.fetchBranch(ctx, o.Target.Branch)
 }
 
 // withDefaults fills the defaults of opts and validates them; errors are permanent.

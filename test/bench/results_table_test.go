@@ -17,6 +17,7 @@ limitations under the License.
 package bench
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,8 +61,10 @@ func TestRecordKeepsTheLastRowOfAnIDAndListsUnknownIDsAfterTheCatalogue(t *testi
 
 	g.Expect(res.Len()).To(Equal(3))
 	g.Expect(rows).To(HaveLen(len(catalogue) + 2))
-	g.Expect(rows[2].Siteops).To(Equal("second"))
-	g.Expect(rows[2].Verdict.String()).To(Equal("**no**"))
+	p3 := slices.IndexFunc(rows, func(r Row) bool { return r.ID == "P3" })
+	g.Expect(p3).To(BeNumerically(">=", 0))
+	g.Expect(rows[p3].Siteops).To(Equal("second"))
+	g.Expect(rows[p3].Verdict.String()).To(Equal("**no**"))
 	g.Expect(rows[len(rows)-2].ID).To(Equal("P9a"))
 	g.Expect(rows[len(rows)-1].ID).To(Equal("P9b"))
 }

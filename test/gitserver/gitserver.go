@@ -37,6 +37,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -61,6 +62,8 @@ type Server struct {
 	handler  http.Handler
 	requests atomic.Int64
 	conns    atomic.Int64
+	logMu    sync.Mutex
+	log      []string // "METHOD /path?query" of every request
 	caFile   string   // the CA file the git CLI trusts (HTTPS servers)
 	cleanup  []func() // run by Close
 }
@@ -96,6 +99,9 @@ func Start(t testing.TB, opts Options) *Server {
 	}
 	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.requests.Add(1)
+		s.logMu.Lock()
+		s.log = append(s.log, r.Method+" "+r.URL.RequestURI())
+		s.logMu.Unlock()
 		if !s.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Basic realm="gitserver"`)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
@@ -184,6 +190,14 @@ func (s *Server) URL(name string) string { return s.http.URL + "/" + repoDir(nam
 
 // Requests counts the HTTP requests served so far, including rejected ones.
 func (s *Server) Requests() int64 { return s.requests.Load() }
+
+// RequestLog lists the requests served so far, oldest first, as "METHOD /path?query" (e.g.
+// "GET /config.git/info/refs?service=git-upload-pack", "POST /config.git/git-receive-pack").
+func (s *Server) RequestLog() []string {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	return append([]string(nil), s.log...)
+}
 
 // Connections counts the TCP connections accepted so far.
 func (s *Server) Connections() int64 { return s.conns.Load() }
