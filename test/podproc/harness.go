@@ -35,7 +35,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 	"syscall"
 	"time"
@@ -306,29 +305,3 @@ func (h *Harness) terminate(uid types.UID, why string) {
 		h.cfg.Logf("podproc: pod %s: manager pid %d exited", p.Pod, p.Pid())
 	}()
 }
-
-// readyPods are the pods of the harness whose Ready condition is True and that are not terminating, by name.
-func (h *Harness) readyPods() ([]*corev1.Pod, error) {
-	all, err := h.pods.Pods(h.cfg.Namespace).List(everything)
-	if err != nil {
-		return nil, err
-	}
-	var ready []*corev1.Pod
-	for _, p := range all {
-		if p.DeletionTimestamp == nil && podReady(p) {
-			ready = append(ready, p)
-		}
-	}
-	sort.Slice(ready, func(i, j int) bool { return ready[i].Name < ready[j].Name })
-	return ready, nil
-}
-
-// running is the process of pod uid while it runs and was not told to stop.
-func (h *Harness) running(uid types.UID) *PodProcess {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.procs[uid]
-}
-
-// readyPoll is how often the harness reads each process' /readyz.
-const readyPoll = 250 * time.Millisecond

@@ -120,3 +120,6 @@ func podReady(p *corev1.Pod) bool {
 	}
 	return false
 }
+
+// readyPoll is how often the harness reads each process' /readyz.
+const readyPoll = 250 * time.Millisecond
