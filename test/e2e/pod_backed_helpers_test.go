@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
@@ -41,7 +42,12 @@ type podBacked struct {
 	*podproc.Harness
 	webhook, shadow *podproc.Proxy
 	caBundle        string
+	client          kubernetes.Interface
 }
+
+// restartDelay is the harness' back-off before it restarts a manager process that died: longer than the
+// managers' lease duration (15s), so a killed leader's Lease expires while no process of its colour runs.
+const restartDelay = 20 * time.Second
 
 // startPodBacked runs a podproc.Harness for the manager pods in siteops-system, with the shadow report over
 // HTTPS and token authentication, until the test ends.
@@ -68,7 +74,7 @@ func startPodBacked(t *testing.T) *podBacked {
 	}
 	h := podproc.New(podproc.Config{Client: cs, Namespace: "siteops-system", Selector: managerSelector,
 		Binary: managerBinary(t), Kubeconfig: cluster.kubeconfig, ActiveService: "siteops-webhook-service",
-		WebhookCertDir: certDir, ShadowSecure: true, WorkDir: t.TempDir(), Logf: logf,
+		WebhookCertDir: certDir, ShadowSecure: true, WorkDir: t.TempDir(), RestartDelay: restartDelay, Logf: logf,
 		Args: []string{"--zap-log-level=1", "--zap-time-encoding=rfc3339nano"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() {
@@ -86,7 +92,7 @@ func startPodBacked(t *testing.T) *podBacked {
 	if err := h.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	pb := &podBacked{Harness: h, caBundle: caBundle}
+	pb := &podBacked{Harness: h, caBundle: caBundle, client: cs}
 	if pb.webhook, err = h.Proxy(ctx, "siteops-webhook-service", 443); err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +107,8 @@ func tail(s string, n int) string { return s[max(0, len(s)-n):] }
 
 // routeLocalToPods writes the local site's e2e-only patches into the source copy work: the manager pods are
 // annotated for the harness (kwok leaves their readiness to it), admission goes to the active Service's proxy,
-// the pre-promotion analysis reads the preview Service's proxy, and old pods stay scaleDown seconds after a
-// promote.
+// the pre-promotion analysis reads the preview Service's proxy, old pods stay scaleDown seconds after a
+// promote, and an aborted preview 5 seconds.
 func routeLocalToPods(t *testing.T, work string, pb *podBacked, scaleDown int) {
 	t.Helper()
 	writeFile(t, work, "overlays/local/webhook-mutating.yaml", webhookRouting("mutate", pb.webhook.Port, pb.caBundle))
@@ -126,6 +132,7 @@ spec:
   strategy:
     blueGreen:
       scaleDownDelaySeconds: %d
+      abortScaleDownDelaySeconds: 5
   template:
     metadata:
       annotations: {%s: "true"}

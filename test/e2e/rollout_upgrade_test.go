@@ -29,41 +29,43 @@ import (
 
 // TestUpgradeDrivenByArgoRollouts is the manager's blue/green upgrade with every manager a pod of the Rollout:
 // test/podproc runs a real bin/manager for each pod kwok binds, with the pod's name and pod-template hash,
-// writes its /readyz into the pod's Ready condition, SIGTERMs it when the pod goes, and plays kube-proxy for the
-// active Service's webhook port and the preview Service's shadow port. The test itself starts and stops no
-// manager:
+// writes its /readyz into the pod's Ready condition, restarts a process that dies in a pod that stays (the
+// kubelet's part), SIGTERMs it when the pod goes, and plays kube-proxy for the active Service's webhook port
+// and the preview Service's shadow port. The test itself starts and stops no manager:
 //  1. Argo CD syncs the local site (rendered by the siteops CLI); the Rollout's first pod leads;
 //  2. an image bump pauses the Rollout with a preview pod whose manager stands by; the pre-promotion analysis
-//     reads the preview's shadow report through the preview Service (HTTPS, shadow-reader token); admission
-//     reaches the active colour's process;
-//  3. `kubectl argo rollouts promote`: the new pod's manager takes the Lease while the old pod's process still
-//     runs; Argo Rollouts scales the old pod down after scaleDownDelaySeconds and the harness SIGTERMs its
-//     process; no Guestbook or CronJob spec changes.
+//     reads the preview's shadow report through the preview Service (HTTPS, shadow-reader token);
+//  3. the active pod's process is SIGKILLed while paused: the preview neither leads nor writes, and the active
+//     colour leads again once its process is restarted in the same pod (killActiveWhilePaused);
+//  4. `kubectl argo rollouts abort`: the active colour keeps leading, the preview pod goes; the bump is reverted
+//     in Git (abortPaused);
+//  5. the bump again, then `kubectl argo rollouts promote`: the new pod's manager takes the Lease while the old
+//     pod's process still runs; Argo Rollouts scales the old pod down after scaleDownDelaySeconds and the
+//     harness SIGTERMs its process (promote);
+//  6. `kubectl argo rollouts undo`, with Argo CD's auto-sync off: a preview of the previous template, then
+//     promote moves leadership back the same way (undo).
+//
+// No step changes a Guestbook or CronJob spec.
 func TestUpgradeDrivenByArgoRollouts(t *testing.T) {
-	const (
-		system     = "siteops-system"
-		samples    = "siteops-samples"
-		scaleDelay = 20
-	)
+	const scaleDelay = 20
 	// A Rollout left by an earlier test would make this sync an update instead of a first deploy.
 	_, _ = tryKubectl("-n", "argocd", "delete", "application", "siteops-local", "--ignore-not-found")
-	_, _ = tryKubectl("-n", system, "delete", "rollout", "siteops-manager", "--ignore-not-found", "--wait=true")
+	_, _ = tryKubectl("-n", upgradeSystem, "delete", "rollout", "siteops-manager", "--ignore-not-found", "--wait=true")
 	waitFor(t, time.Minute, "no manager pods left", func() (bool, string) {
-		out := jsonpath("-n", system, "get", "pods", "-l", managerSelector, "-o", "name")
+		out := jsonpath("-n", upgradeSystem, "get", "pods", "-l", managerSelector, "-o", "name")
 		return out == "", out
 	})
 	pb := startPodBacked(t)
-
-	work, rendered := t.TempDir(), t.TempDir()
-	copyTree(t, work, "base", "overlays")
-	routeLocalToPods(t, work, pb, scaleDelay)
-	bare := filepath.Join(cluster.gitRoot, "siteops-pods.git")
-	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", bare)
-	git(t, work, "init", "-q", "-b", "main")
-	git(t, work, "add", ".")
-	git(t, work, "commit", "-qm", "siteops sites, manager pods backed by processes")
-	git(t, rendered, "init", "-q", "-b", "rendered")
-	renderLocal(t, work, rendered, bare)
+	u := &upgradeRun{t: t, pb: pb, work: t.TempDir(), rendered: t.TempDir(),
+		bare: filepath.Join(cluster.gitRoot, "siteops-pods.git"), leases: watchLeaseHolders(t, pb.client)}
+	copyTree(t, u.work, "base", "overlays")
+	routeLocalToPods(t, u.work, pb, scaleDelay)
+	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", u.bare)
+	git(t, u.work, "init", "-q", "-b", "main")
+	git(t, u.work, "add", ".")
+	git(t, u.work, "commit", "-qm", "siteops sites, manager pods backed by processes")
+	git(t, u.rendered, "init", "-q", "-b", "rendered")
+	renderLocal(t, u.work, u.rendered, u.bare)
 
 	// 1. Argo CD syncs; the first pod's manager leads.
 	apply(t, "argocd", fmt.Sprintf(`
@@ -79,94 +81,54 @@ spec:
     syncOptions: [CreateNamespace=true, SkipDryRunOnMissingResource=true]
     # The CronJob sample is admitted only once the first pod's manager serves the webhooks: retry until then.
     retry: {limit: 20, backoff: {duration: 5s, factor: 1, maxDuration: 5s}}
-`, cluster.gitDaemon, system))
+`, cluster.gitDaemon, upgradeSystem))
 	t.Cleanup(func() {
 		// Later tests start managers of their own: no Argo CD hold, no webhooks to this test's proxy, no pods
 		// left that no harness backs.
 		_, _ = tryKubectl("-n", "argocd", "delete", "application", "siteops-pods")
 		_, _ = tryKubectl("delete", "mutatingwebhookconfiguration", "siteops-mutating-webhook-configuration", "--ignore-not-found")
 		_, _ = tryKubectl("delete", "validatingwebhookconfiguration", "siteops-validating-webhook-configuration", "--ignore-not-found")
-		_, _ = tryKubectl("-n", system, "delete", "rollout", "siteops-manager", "--ignore-not-found")
+		_, _ = tryKubectl("-n", upgradeSystem, "delete", "rollout", "siteops-manager", "--ignore-not-found")
 	})
-	rollout := func(path string) string {
-		return jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath="+path)
-	}
-	active := func() string {
-		return jsonpath("-n", system, "get", "svc", "siteops-webhook-service", "-o", "jsonpath={.spec.selector.rollouts-pod-template-hash}")
-	}
 	waitFor(t, 4*time.Minute, "manager Rollout Healthy with the active Service on its stable ReplicaSet", func() (bool, string) {
-		st := rollout("{.status.phase}/{.status.stableRS}/{.status.availableReplicas}")
-		return st == "Healthy/"+active()+"/1" && active() != "", st + " active=" + active()
+		st := u.rollout("{.status.phase}/{.status.stableRS}/{.status.availableReplicas}")
+		return st == "Healthy/"+u.active()+"/1" && u.active() != "", st + " active=" + u.active()
 	})
-	oldHash := active()
-	oldPod := podOf(oldHash)
-	waitFor(t, 2*time.Minute, "the first pod's manager holds the Lease", func() (bool, string) {
-		return oldPod != "" && strings.HasPrefix(leaseHolder(), oldPod+"_"), "pod " + oldPod + " holder " + leaseHolder()
-	})
-	blue := pb.Process(oldPod)
-	if blue == nil {
-		t.Fatalf("no process for pod %s", oldPod)
+	blueHash := u.active()
+	blue := podOf(blueHash)
+	u.leads(blue, 2*time.Minute)
+	if pb.Process(blue) == nil {
+		t.Fatalf("no process for pod %s", blue)
 	}
 	waitFor(t, 2*time.Minute, "Guestbook and CronJob samples reconciled", func() (bool, string) {
-		got := jsonpath("-n", samples, "get", "guestbook", "guestbook-sample", "-o", "jsonpath={.status.readyReplicas}")
+		got := jsonpath("-n", upgradeSamples, "get", "guestbook", "guestbook-sample", "-o", "jsonpath={.status.readyReplicas}")
 		return got != "" && got != "0", got
 	})
-	gens := generations(t, samples)
+	u.gens = generations(t, upgradeSamples)
 
 	// 2. An image bump: the Rollout pauses with a preview pod; its analysis reads the preview's report.
-	editFile(t, work, "overlays/local/kustomization.yaml", "newTag: v0.1.0", "newTag: v0.2.0")
-	git(t, work, "commit", "-qam", "local: manager v0.2.0")
-	renderLocal(t, work, rendered, bare)
-	refreshApplication(t, "siteops-pods")
-	waitFor(t, 3*time.Minute, "Rollout Paused with a Ready preview pod", func() (bool, string) {
-		preview := rollout("{.status.blueGreen.previewSelector}")
-		return rollout("{.status.phase}") == "Paused" && preview != "" && preview != oldHash && podOf(preview) != "",
-			rollout("{.status.phase}") + " preview=" + preview
-	})
-	newHash := rollout("{.status.blueGreen.previewSelector}")
-	newPod := podOf(newHash)
-	analysis := func() string {
-		return rollout("{.status.blueGreen.prePromotionAnalysisRunStatus.name}/{.status.blueGreen.prePromotionAnalysisRunStatus.status}")
+	u.setTag("v0.1.0", "v0.2.0")
+	greenHash, green := u.pausedOnPreview(blueHash)
+	if got := admit(t, pb); got != blue {
+		t.Fatalf("admission reached pod %q during the paused upgrade, want the active pod %q", got, blue)
 	}
-	waitFor(t, 2*time.Minute, "pre-promotion analysis Successful", func() (bool, string) {
-		return strings.HasSuffix(analysis(), "/Successful"), analysis()
-	})
-	if got := pb.shadow.LastPod(); got != newPod {
-		t.Fatalf("the analysis read the shadow report of pod %q, want the preview pod %q", got, newPod)
-	}
-	if h := leaseHolder(); !strings.HasPrefix(h, oldPod+"_") || active() != oldHash {
-		t.Fatalf("before promote: Lease holder %q, active %q; want pod %s and hash %s", h, active(), oldPod, oldHash)
-	}
-	if got := admit(t, pb); got != oldPod {
-		t.Fatalf("admission reached pod %q during the paused upgrade, want the active pod %q", got, oldPod)
-	}
-	t.Logf("before promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
-	t.Logf("Lease holder before promote: %s", leaseHolder())
+	u.specsUnchanged("paused on the preview")
 
-	// 3. Promote: the new pod's manager leads while the old one still runs; the old pod goes after the delay.
-	t.Logf("$ kubectl argo rollouts promote siteops-manager\n%s", kubectl(t, "argo", "rollouts", "-n", system, "promote", "siteops-manager"))
-	waitFor(t, time.Minute, "the new pod's manager holds the Lease", func() (bool, string) {
-		return strings.HasPrefix(leaseHolder(), newPod+"_"), leaseHolder()
-	})
-	if blue.Terminated() {
-		t.Fatalf("the old pod's process was stopped before the new pod's manager led")
+	// 3. The active colour killed while paused; 4. abort, and the bump reverted in Git.
+	u.killActiveWhilePaused(blue, blueHash, green, greenHash)
+	u.abortPaused(blue, blueHash, green, greenHash)
+
+	// 5. The bump again; promote: the new pod's manager leads while the old one still runs.
+	u.setTag("v0.1.0", "v0.2.0")
+	hash, green := u.pausedOnPreview(blueHash)
+	if hash != greenHash {
+		t.Fatalf("the bump again made a preview of template %s, want %s as the first time", hash, greenHash)
 	}
-	t.Logf("Lease holder after promote: %s (old pod %s's process still running, pid %d)", leaseHolder(), oldPod, blue.Pid())
-	t.Logf("after promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
-	waitFor(t, 2*time.Minute, "admission reaches the new pod's process", func() (bool, string) {
-		got := admit(t, pb)
-		return got == newPod, got
-	})
-	waitFor(t, 2*time.Minute, "old pod scaled down and its process SIGTERMed by the harness", func() (bool, string) {
-		return blue.Terminated() && exited(blue.Exited()) && podOf(oldHash) == "", fmt.Sprintf("terminated=%t pod=%q", blue.Terminated(), podOf(oldHash))
-	})
-	waitFor(t, time.Minute, "Rollout Healthy on the new ReplicaSet", func() (bool, string) {
-		return rollout("{.status.phase}") == "Healthy" && active() == newHash, rollout("{.status.phase}") + " active=" + active()
-	})
-	t.Logf("after scale-down:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
-	if after := generations(t, samples); after != gens {
-		t.Fatalf("Guestbook/CronJob specs changed across the upgrade: before %s, after %s", gens, after)
-	}
+	u.promote(blue, blueHash, green, greenHash)
+	u.specsUnchanged("after promote")
+
+	// 6. Undo: leadership moves back to the previous template's colour at promote.
+	u.undo(green, greenHash, blueHash)
 }
 
 // admit sends a CronJob create through admission (a server-side dry run) and returns the pod whose process the

@@ -162,6 +162,20 @@ func FreeLoopbackPort() (int, error) {
 // Exited is closed once the process has exited.
 func (p *Process) Exited() <-chan struct{} { return p.done }
 
+// ExitCode is the process' exit status as a container runtime reports it once Exited is closed: the code it
+// exited with, or 128 plus the signal that ended it (137 for SIGKILL); -1 while it runs.
+func (p *Process) ExitCode() int {
+	select {
+	case <-p.done:
+	default:
+		return -1
+	}
+	if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return p.cmd.ProcessState.ExitCode()
+}
+
 // Tail is the last n bytes of s: the end of a long process log.
 func Tail(s string, n int) string {
 	if len(s) <= n {

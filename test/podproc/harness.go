@@ -20,6 +20,14 @@ limitations under the License.
 // would give them, stops it with SIGTERM when the pod is deleted, and writes the process' /readyz into the
 // pod's Ready condition (hack/kwok/pod-process-backed.yaml leaves that condition to it). Proxy plays
 // kube-proxy for one Service port on 127.0.0.1.
+//
+// A process that exits on its own (it crashed, or a test killed it) is a container that died in a pod with
+// restartPolicy Always, and the harness does what the kubelet does: the pod turns NotReady with the
+// container terminated (exit code, or 128 plus the signal), and after a back-off (Config.RestartDelay,
+// doubled for each restart of the pod, at most maxRestartDelay) a new process starts for the same pod, with
+// the pod's restartCount one higher and the old exit in lastState. The pod, its name, hash and UID stay;
+// only a deleted pod's process stays stopped, and its ReplicaSet's replacement is a new pod the harness
+// backs anew. The kubelet's first back-off is 10s; tests use a shorter one.
 package podproc
 
 import (
@@ -27,7 +35,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 	"syscall"
 	"time"
@@ -39,6 +46,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	listersv1 "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/clock"
 
 	"github.com/siteops/siteops/test/managerproc"
 )
@@ -66,6 +74,11 @@ type Config struct {
 	WorkDir string
 	// Args are more flags, after the harness' own: a repeated flag overrides.
 	Args []string
+	// RestartDelay is the back-off before the first restart of a process that exited on its own; 0 means
+	// one second.
+	RestartDelay time.Duration
+	// Clock times the restart back-off; nil means the real clock.
+	Clock clock.Clock
 	// Logf reports what the harness does (a test's t.Logf).
 	Logf func(format string, args ...any)
 }
@@ -78,12 +91,15 @@ type PodProcess struct {
 	UID       types.UID
 	// Ports maps the pod's container port names to the process' loopback ports.
 	Ports map[string]int
+	// Restarts is the pod's restartCount when this process started: how many processes ran for the pod before.
+	Restarts int32
 
 	mu         sync.Mutex
 	terminated bool
 }
 
-// Terminated reports whether the harness sent SIGTERM (the pod was deleted).
+// Terminated reports whether the harness sent SIGTERM (the pod was deleted); a process that exited on its
+// own was not terminated.
 func (p *PodProcess) Terminated() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -106,6 +122,12 @@ type Harness struct {
 func New(cfg Config) *Harness {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
+	}
+	if cfg.RestartDelay <= 0 {
+		cfg.RestartDelay = time.Second
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
 	}
 	return &Harness{cfg: cfg, procs: map[types.UID]*PodProcess{}}
 }
@@ -165,11 +187,13 @@ func (h *Harness) Processes() []*PodProcess {
 	return append([]*PodProcess(nil), h.order...)
 }
 
-// Process is the process of the pod named pod, or nil.
+// Process is the newest process of the pod named pod (after a restart, the one that replaced the dead one),
+// or nil.
 func (h *Harness) Process(pod string) *PodProcess {
-	for _, p := range h.Processes() {
-		if p.Pod == pod {
-			return p
+	all := h.Processes()
+	for i := len(all) - 1; i >= 0; i-- {
+		if all[i].Pod == pod {
+			return all[i]
 		}
 	}
 	return nil
@@ -193,19 +217,29 @@ func (h *Harness) observe(ctx context.Context, obj any) {
 	if _, running := h.procs[pod.UID]; running || h.started(pod.UID) {
 		return
 	}
+	if p := h.run(ctx, pod, 0); p != nil {
+		h.cfg.Logf("podproc: pod %s (hash %s) bound to %s: started manager pid %d", pod.Name, p.Hash, pod.Spec.NodeName, p.Pid())
+	}
+}
+
+// run starts the manager of pod, its restarts-th restart, and keeps its pod's Ready condition (callers hold
+// h.mu); nil when it could not start.
+func (h *Harness) run(ctx context.Context, pod *corev1.Pod, restarts int32) *PodProcess {
 	p, err := h.launch(pod)
 	if err != nil {
 		h.cfg.Logf("podproc: pod %s: starting its manager: %v", pod.Name, err)
-		return
+		return nil
 	}
+	p.Restarts = restarts
 	h.procs[pod.UID] = p
 	h.order = append(h.order, p)
-	h.cfg.Logf("podproc: pod %s (hash %s) bound to %s: started manager pid %d", pod.Name, p.Hash, pod.Spec.NodeName, p.Pid())
 	h.wg.Add(1)
 	go func() { defer h.wg.Done(); h.syncReady(ctx, p) }()
+	return p
 }
 
-// started reports whether a process ever ran for uid (callers hold h.mu): a pod's process is not restarted.
+// started reports whether a process ever ran for uid (callers hold h.mu): observe starts a pod's first
+// process only; restart starts the next.
 func (h *Harness) started(uid types.UID) bool {
 	for _, p := range h.order {
 		if p.UID == uid {
@@ -271,29 +305,3 @@ func (h *Harness) terminate(uid types.UID, why string) {
 		h.cfg.Logf("podproc: pod %s: manager pid %d exited", p.Pod, p.Pid())
 	}()
 }
-
-// readyPods are the pods of the harness whose Ready condition is True and that are not terminating, by name.
-func (h *Harness) readyPods() ([]*corev1.Pod, error) {
-	all, err := h.pods.Pods(h.cfg.Namespace).List(everything)
-	if err != nil {
-		return nil, err
-	}
-	var ready []*corev1.Pod
-	for _, p := range all {
-		if p.DeletionTimestamp == nil && podReady(p) {
-			ready = append(ready, p)
-		}
-	}
-	sort.Slice(ready, func(i, j int) bool { return ready[i].Name < ready[j].Name })
-	return ready, nil
-}
-
-// running is the process of pod uid while it runs and was not told to stop.
-func (h *Harness) running(uid types.UID) *PodProcess {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.procs[uid]
-}
-
-// readyPoll is how often the harness reads each process' /readyz.
-const readyPoll = 250 * time.Millisecond

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"sort"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -179,4 +180,27 @@ func portName(pod *corev1.Pod, target intstr.IntOrString) string {
 		}
 	}
 	return ""
+}
+
+// readyPods are the pods of the harness whose Ready condition is True and that are not terminating, by name.
+func (h *Harness) readyPods() ([]*corev1.Pod, error) {
+	all, err := h.pods.Pods(h.cfg.Namespace).List(everything)
+	if err != nil {
+		return nil, err
+	}
+	var ready []*corev1.Pod
+	for _, p := range all {
+		if p.DeletionTimestamp == nil && podReady(p) {
+			ready = append(ready, p)
+		}
+	}
+	sort.Slice(ready, func(i, j int) bool { return ready[i].Name < ready[j].Name })
+	return ready, nil
+}
+
+// running is the process of pod uid while it runs and was not told to stop.
+func (h *Harness) running(uid types.UID) *PodProcess {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.procs[uid]
 }

@@ -24,8 +24,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-
-	"github.com/siteops/siteops/test/managerproc"
 )
 
 // everything selects every pod the harness watches.
@@ -47,8 +45,7 @@ func (h *Harness) syncReady(ctx context.Context, p *PodProcess) {
 			return
 		case <-p.Exited():
 			if !p.Terminated() {
-				h.cfg.Logf("podproc: pod %s: manager pid %d exited on its own:\n%s", p.Pod, p.Pid(), managerproc.Tail(p.Logs(), 4<<10))
-				_ = h.setReady(ctx, p, false)
+				h.crashed(ctx, p)
 			}
 			return
 		case <-tick.C:
@@ -123,3 +120,6 @@ func podReady(p *corev1.Pod) bool {
 	}
 	return false
 }
+
+// readyPoll is how often the harness reads each process' /readyz.
+const readyPoll = 250 * time.Millisecond
