@@ -54,19 +54,15 @@ func flatten(t *object.Tree) (flatTree, error) {
 	}
 }
 
-// replaceDir makes dir hold exactly one file, name with content: everything else under dir is removed.
-// It returns whether the tree changed.
-func (f flatTree) replaceDir(s storer.EncodedObjectStorer, dir, name string, content []byte) (bool, error) {
-	h, err := storeBlob(s, content)
-	if err != nil {
-		return false, err
-	}
+// replaceDir makes dir hold exactly one file, name with the stored blob h: everything else under dir is
+// removed. It returns whether the tree changed.
+func (f flatTree) replaceDir(dir, name string, h plumbing.Hash) bool {
 	file := dir + "/" + name
 	old, had := f[file]
 	delete(f, file)
 	changed := f.removeDir(dir) || !had || old.Hash != h || old.Mode != filemode.Regular
 	f[file] = object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: h}
-	return changed, nil
+	return changed
 }
 
 // removeDir deletes dir and everything under it from f and reports whether anything was there.
