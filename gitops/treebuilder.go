@@ -77,32 +77,45 @@ func (f flatTree) removeDir(dir string) bool {
 	return removed
 }
 
-// write stores the nested trees of f and returns the root tree's hash.
+// write stores the nested trees of f and returns the root tree's hash. The flat paths are grouped into
+// folders once, so the cost grows with the number of entries, not with entries × folders; trees already in
+// the store (the folders no site of this commit changed) are not written again.
 func (f flatTree) write(s storer.EncodedObjectStorer) (plumbing.Hash, error) {
-	return writeLevel(s, f, "")
+	root := &folder{}
+	for p, e := range f {
+		n := root
+		dirs := strings.Split(p, "/")
+		for _, d := range dirs[:len(dirs)-1] {
+			if n.dirs == nil {
+				n.dirs = map[string]*folder{}
+			}
+			sub, ok := n.dirs[d]
+			if !ok {
+				sub = &folder{}
+				n.dirs[d] = sub
+			}
+			n = sub
+		}
+		e.Name = dirs[len(dirs)-1]
+		n.files = append(n.files, e)
+	}
+	return root.write(s, "")
 }
 
-func writeLevel(s storer.EncodedObjectStorer, f flatTree, prefix string) (plumbing.Hash, error) {
-	subdirs := map[string]bool{}
-	var entries []object.TreeEntry
-	for p, e := range f {
-		if !strings.HasPrefix(p, prefix) {
-			continue
-		}
-		rest := p[len(prefix):]
-		if dir, _, nested := strings.Cut(rest, "/"); nested {
-			subdirs[dir] = true
-			continue
-		}
-		e.Name = rest
-		entries = append(entries, e)
-	}
-	for dir := range subdirs {
-		h, err := writeLevel(s, f, prefix+dir+"/")
+// folder is one level of a flatTree being written.
+type folder struct {
+	files []object.TreeEntry
+	dirs  map[string]*folder
+}
+
+func (n *folder) write(s storer.EncodedObjectStorer, prefix string) (plumbing.Hash, error) {
+	entries := append(make([]object.TreeEntry, 0, len(n.files)+len(n.dirs)), n.files...)
+	for name, sub := range n.dirs {
+		h, err := sub.write(s, prefix+name+"/")
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		entries = append(entries, object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h})
+		entries = append(entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
 	}
 	// Git orders entries by name, a folder's name compared as if it ended in "/".
 	sortKey := func(e object.TreeEntry) string {
@@ -116,7 +129,7 @@ func writeLevel(s storer.EncodedObjectStorer, f flatTree, prefix string) (plumbi
 	if err := (&object.Tree{Entries: entries}).Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encoding tree %q: %w", prefix, err)
 	}
-	return s.SetEncodedObject(obj)
+	return storeIfMissing(s, obj)
 }
 
 func storeBlob(s storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {
@@ -132,5 +145,18 @@ func storeBlob(s storer.EncodedObjectStorer, content []byte) (plumbing.Hash, err
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("storing blob: %w", err)
 	}
-	return s.SetEncodedObject(obj)
+	return storeIfMissing(s, obj)
+}
+
+// storeIfMissing stores obj unless the store already has it (a site whose output did not change, a folder
+// no site changed): writing it again would cost a compressed file write for nothing.
+func storeIfMissing(s storer.EncodedObjectStorer, obj plumbing.EncodedObject) (plumbing.Hash, error) {
+	if h := obj.Hash(); s.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	h, err := s.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("storing %s: %w", obj.Type(), err)
+	}
+	return h, nil
 }
