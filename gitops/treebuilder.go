@@ -68,8 +68,9 @@ func (f flatTree) replaceDir(dir, name string, h plumbing.Hash) bool {
 // removeDir deletes dir and everything under it from f and reports whether anything was there.
 func (f flatTree) removeDir(dir string) bool {
 	removed := false
+	prefix := dir + "/"
 	for p := range f {
-		if p == dir || strings.HasPrefix(p, dir+"/") {
+		if p == dir || strings.HasPrefix(p, prefix) {
 			delete(f, p)
 			removed = true
 		}
