@@ -122,6 +122,7 @@ type Results struct {
 	// catalogue is the rows listed even when not run, and the defaults of their fields.
 	catalogue []Row
 	rows      map[string]Row
+	order     []string // IDs in the order first recorded
 	// adapted marks rows recorded from benchmark output (RecordFromLines) rather than by the benchmark.
 	adapted map[string]bool
 }
@@ -160,6 +161,9 @@ func (res *Results) Record(r Row) {
 	}
 	res.mu.Lock()
 	defer res.mu.Unlock()
+	if _, seen := res.rows[r.ID]; !seen {
+		res.order = append(res.order, r.ID)
+	}
 	res.rows[r.ID] = r
 }
 
@@ -171,7 +175,7 @@ func (res *Results) Len() int {
 }
 
 // Rows returns every catalogue row, measured or "not run", followed by rows outside the catalogue sorted by
-// ID.
+// ID (in the order recorded, for a NewSection).
 func (res *Results) Rows() []Row {
 	res.mu.Lock()
 	defer res.mu.Unlock()
@@ -192,7 +196,11 @@ func (res *Results) Rows() []Row {
 			extra = append(extra, id)
 		}
 	}
-	sort.Strings(extra)
+	if res.catalogue != nil {
+		sort.Strings(extra)
+	} else {
+		extra = res.order // a section lists its rows as recorded (e.g. by size)
+	}
 	for _, id := range extra {
 		out = append(out, res.rows[id])
 	}

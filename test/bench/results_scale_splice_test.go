@@ -41,8 +41,12 @@ func TestScaleBlockSitsAfterTheTableAndSurvivesBothWriters(t *testing.T) {
 
 	for _, figure := range []string{"first curve", "second curve"} {
 		scale := NewSection()
+		scale.Record(Row{ID: "P9 · 1,000 sites", Siteops: "small"})
 		scale.Record(Row{ID: "P9 · 10,000 sites", Siteops: figure})
-		g.Expect(scale.Rows()).To(HaveLen(1), "a section lists only its rows")
+		scale.Record(Row{ID: "P9 · 100 sites", Siteops: "smallest"})
+		rows := scale.Rows()
+		g.Expect(rows).To(HaveLen(3), "a section lists only its rows")
+		g.Expect(rows[2].ID).To(Equal("P9 · 100 sites"), "a section keeps the order rows were recorded in")
 		g.Expect(WriteScaleFile(path, scale.ScaleReport("m", "growth.png"))).To(Succeed())
 	}
 	main.Record(Row{ID: "P2", Siteops: "new table figure"})
