@@ -162,6 +162,12 @@ bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md
 	KUBEBUILDER_ASSETS="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" SITEOPS_BENCH_WRITE=1 \
 	  go test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./test/bench/...
 
+.PHONY: bench-scale
+bench-scale: ## Growth curve (row P9) at 100, 1,000 and 10,000 sites; writes its block of RESULTS.md and growth.png.
+	hack/build-bins.sh kustomize
+	SITEOPS_BENCH_WRITE=1 SITEOPS_BENCH_GROWTH_SITES=$${SITEOPS_BENCH_GROWTH_SITES:-100,1000,10000} \
+	  go test -count=1 -run '^$$' -bench '^BenchmarkGrowthCurve$$' -benchtime 1x -timeout 90m ./test/bench/
+
 ##@ Build
 
 .PHONY: build

@@ -17,13 +17,12 @@ limitations under the License.
 package gitops
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Commit trailers of a gated publish.
@@ -75,10 +74,10 @@ type gated struct {
 // applyGate asks the gate which rendered sites to publish, drops the held ones from files (keeping their
 // previous state, so they render again) and adds the restored outputs.
 func applyGate(c *gitCache, st targetState, gate Gate, o SyncOptions, sourceRev string, plan *sitePlan,
-	files map[string][]byte, siteOf map[string]string) (gated, error) {
+	files map[string]plumbing.Hash, siteOf map[string]string) (gated, error) {
 	var changed []string
-	for dir, content := range files {
-		if old, ok := readManifest(st, dir); !ok || !bytes.Equal(old, content) {
+	for dir, blob := range files {
+		if old, ok := manifestBlob(st.tree, dir); !ok || old != blob {
 			changed = append(changed, siteOf[dir])
 		}
 	}
@@ -100,11 +99,11 @@ func applyGate(c *gitCache, st targetState, gate Gate, o SyncOptions, sourceRev 
 		if !ok {
 			continue
 		}
-		content, err := readCommitManifest(c, r.Commit, dir)
+		blob, err := commitManifestBlob(c, r.Commit, dir)
 		if err != nil {
 			return g, fmt.Errorf("reading the output of site %s in rendered commit %s: %w", r.Site, r.Commit, err)
 		}
-		files[dir], siteOf[dir] = content, r.Site
+		files[dir], siteOf[dir] = blob, r.Site
 		g.restored[r.Site] = r.Revision
 		if s, ok := plan.states[r.Site]; ok {
 			s.Held, s.InputDigest = false, "" // rendered again next time, and held by the gate
@@ -113,39 +112,33 @@ func applyGate(c *gitCache, st targetState, gate Gate, o SyncOptions, sourceRev 
 	return g, nil
 }
 
-// readManifest reads a site folder's manifest at the fetched head of the target branch.
-func readManifest(st targetState, dir string) ([]byte, bool) {
-	if st.tree == nil {
-		return nil, false
+// manifestBlob is the blob of a site folder's manifest in tree (nil: none), without reading it.
+func manifestBlob(tree *object.Tree, dir string) (plumbing.Hash, bool) {
+	if tree == nil {
+		return plumbing.ZeroHash, false
 	}
-	f, err := st.tree.File(dir + "/" + ManifestFile)
+	f, err := tree.File(dir + "/" + ManifestFile)
 	if err != nil {
-		return nil, false
+		return plumbing.ZeroHash, false
 	}
-	r, err := f.Reader()
-	if err != nil {
-		return nil, false
-	}
-	defer func() { _ = r.Close() }() // read-only
-	b, err := io.ReadAll(r)
-	return b, err == nil
+	return f.Hash, true
 }
 
-// readCommitManifest reads a site folder's manifest in a commit of the target branch's history.
-func readCommitManifest(c *gitCache, commit, dir string) ([]byte, error) {
+// commitManifestBlob is the blob of a site folder's manifest in a commit of the target branch's history.
+func commitManifestBlob(c *gitCache, commit, dir string) (plumbing.Hash, error) {
 	co, err := c.repo.CommitObject(plumbing.NewHash(commit))
 	if err != nil {
-		return nil, err
+		return plumbing.ZeroHash, err
 	}
 	tree, err := co.Tree()
 	if err != nil {
-		return nil, err
+		return plumbing.ZeroHash, err
 	}
-	b, ok := readManifest(targetState{head: co.Hash, tree: tree}, dir)
+	h, ok := manifestBlob(tree, dir)
 	if !ok {
-		return nil, fmt.Errorf("no %s/%s in it", dir, ManifestFile)
+		return plumbing.ZeroHash, fmt.Errorf("no %s/%s in it", dir, ManifestFile)
 	}
-	return b, nil
+	return h, nil
 }
 
 // gatedMessage is the commit message of in: commitMessage, with the restored sites named apart and the

@@ -65,7 +65,7 @@ func memoGuard(key string, s storer.EncodedObjectStorer, root *object.Tree) func
 	}
 	next := &guardMemo{sites: map[string]memoEntry{}}
 	guardMemos.Store(key, next)
-	idx := &treeIndex{s: s, root: root, trees: map[string]*object.Tree{}}
+	idx := &treeIndex{s: s, root: root, trees: map[string]*object.Tree{}, blobs: map[plumbing.Hash][]byte{}}
 	return func(dir string) (*siteInputs, error) {
 		if prev != nil {
 			if e, ok := prev.sites[dir]; ok && idx.unchanged(e.deps) {
@@ -75,6 +75,9 @@ func memoGuard(key string, s storer.EncodedObjectStorer, root *object.Tree) func
 		}
 		rec := &recordingTree{fileTree: newGitTree(root), idx: idx, deps: map[string]treeDep{}}
 		in, err := guardSite(rec, dir, true)
+		if in != nil {
+			in.reached = nil // only AffectedSites reads it, from its own walk
+		}
 		var refused *guardError
 		if err == nil || errors.As(err, &refused) {
 			next.sites[dir] = memoEntry{deps: rec.deps, in: in, err: err}
@@ -108,9 +111,20 @@ func (r *recordingTree) lstat(p string) (entry, error) {
 	return r.fileTree.lstat(p)
 }
 
+// readFile reads p once per blob: the sites of a Sync share the bytes of the files they all reach (their
+// bases), so the guard results of every site hold each shared file once, not once per site. The bytes are
+// never written to (kustomize copies what it is given).
 func (r *recordingTree) readFile(p string) ([]byte, error) {
 	r.note(p, false)
-	return r.fileTree.readFile(p)
+	h := r.deps[p].hash
+	if b, ok := r.idx.blobs[h]; ok && !h.IsZero() {
+		return b, nil
+	}
+	b, err := r.fileTree.readFile(p)
+	if err == nil && !h.IsZero() {
+		r.idx.blobs[h] = b
+	}
+	return b, err
 }
 
 func (r *recordingTree) readDir(p string) ([]string, error) {
@@ -122,7 +136,8 @@ func (r *recordingTree) readDir(p string) ([]string, error) {
 type treeIndex struct {
 	s     storer.EncodedObjectStorer
 	root  *object.Tree
-	trees map[string]*object.Tree // folder → its tree; nil when it is not a folder
+	trees map[string]*object.Tree  // folder → its tree; nil when it is not a folder
+	blobs map[plumbing.Hash][]byte // contents read so far, shared by the sites reaching the same file
 }
 
 // unchanged reports whether every dependency is the same in this tree.

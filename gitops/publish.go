@@ -86,10 +86,10 @@ type publishInput struct {
 	branch     string
 	author     object.Signature
 	sourceRev  string
-	files      map[string][]byte // site folder → manifests.yaml content, for sites rendered OK
-	siteOf     map[string]string // site folder → site name
-	removed    map[string]string // site folder → name, of sites whose overlays are gone (removedSites)
-	signer     *SigningKey       // signs the commit when set
+	files      map[string]plumbing.Hash // site folder → blob of its manifests.yaml (in the cache), for sites rendered OK
+	siteOf     map[string]string        // site folder → site name
+	removed    map[string]string        // site folder → name, of sites whose overlays are gone (removedSites)
+	signer     *SigningKey              // signs the commit when set
 	beforePush func(attempt int)
 	log        logr.Logger
 	restored   map[string]string // site → source revision, of sites whose files are earlier output written back
@@ -154,12 +154,8 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 		return plumbing.ZeroHash, nil, err
 	}
 	var changed []string
-	for dir, content := range in.files {
-		ch, err := flat.replaceDir(s, dir, ManifestFile, content)
-		if err != nil {
-			return plumbing.ZeroHash, nil, err
-		}
-		if ch {
+	for dir, blob := range in.files {
+		if flat.replaceDir(dir, ManifestFile, blob) {
 			changed = append(changed, in.siteOf[dir])
 		}
 	}

@@ -196,7 +196,8 @@ type renderResult struct {
 }
 
 // renderPool builds jobs with at most workers builds at a time; results are in job order. A cancelled ctx
-// stops jobs that have not started. done, when set, is called (from the worker) as each job finishes.
+// stops jobs that have not started. done, when set, is called (from the worker) as each job finishes and
+// takes the output: the returned results then hold no YAML, so the pool never keeps every site's bytes.
 func renderPool(ctx context.Context, jobs []renderJob, workers int, images []kusttypes.Image,
 	done func(i int, r renderResult)) []renderResult {
 	if workers < 1 {
@@ -227,6 +228,7 @@ func renderPool(ctx context.Context, jobs []renderJob, workers int, images []kus
 			}
 			if done != nil {
 				done(i, results[i])
+				results[i].yaml = nil
 			}
 		}()
 	}

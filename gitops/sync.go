@@ -68,8 +68,11 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 		return res, o.redact(fmt.Errorf("fetching target branch %q: %w", o.Target.Branch, err))
 	}
 	jobs := plan.decide(st, o.Previous)
-	results := renderPool(ctx, jobs, o.Workers, nil, nil)
-	files, siteOf := map[string][]byte{}, map[string]string{}
+	results, err := renderToStore(ctx, tgt.repo.Storer, jobs, o.Workers)
+	if err != nil {
+		return res, err
+	}
+	files, siteOf := map[string]plumbing.Hash{}, map[string]string{}
 	for i, j := range jobs {
 		s := plan.states[j.name]
 		s.Rendered, s.RenderDuration = true, results[i].took
@@ -78,7 +81,7 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 			o.Logger.V(1).Info("site failed", "site", j.name, "error", s.Message)
 			continue
 		}
-		files[plan.paths[j.name]], siteOf[plan.paths[j.name]] = results[i].yaml, j.name
+		files[plan.paths[j.name]], siteOf[plan.paths[j.name]] = results[i].blob, j.name
 		s.Ready = true
 	}
 	var g gated

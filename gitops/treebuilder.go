@@ -54,26 +54,23 @@ func flatten(t *object.Tree) (flatTree, error) {
 	}
 }
 
-// replaceDir makes dir hold exactly one file, name with content: everything else under dir is removed.
-// It returns whether the tree changed.
-func (f flatTree) replaceDir(s storer.EncodedObjectStorer, dir, name string, content []byte) (bool, error) {
-	h, err := storeBlob(s, content)
-	if err != nil {
-		return false, err
-	}
+// replaceDir makes dir hold exactly one file, name with the stored blob h: everything else under dir is
+// removed. It returns whether the tree changed.
+func (f flatTree) replaceDir(dir, name string, h plumbing.Hash) bool {
 	file := dir + "/" + name
 	old, had := f[file]
 	delete(f, file)
 	changed := f.removeDir(dir) || !had || old.Hash != h || old.Mode != filemode.Regular
 	f[file] = object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: h}
-	return changed, nil
+	return changed
 }
 
 // removeDir deletes dir and everything under it from f and reports whether anything was there.
 func (f flatTree) removeDir(dir string) bool {
 	removed := false
+	prefix := dir + "/"
 	for p := range f {
-		if p == dir || strings.HasPrefix(p, dir+"/") {
+		if p == dir || strings.HasPrefix(p, prefix) {
 			delete(f, p)
 			removed = true
 		}
@@ -81,32 +78,45 @@ func (f flatTree) removeDir(dir string) bool {
 	return removed
 }
 
-// write stores the nested trees of f and returns the root tree's hash.
+// write stores the nested trees of f and returns the root tree's hash. The flat paths are grouped into
+// folders once, so the cost grows with the number of entries, not with entries × folders; trees already in
+// the store (the folders no site of this commit changed) are not written again.
 func (f flatTree) write(s storer.EncodedObjectStorer) (plumbing.Hash, error) {
-	return writeLevel(s, f, "")
+	root := &folder{}
+	for p, e := range f {
+		n := root
+		dirs := strings.Split(p, "/")
+		for _, d := range dirs[:len(dirs)-1] {
+			if n.dirs == nil {
+				n.dirs = map[string]*folder{}
+			}
+			sub, ok := n.dirs[d]
+			if !ok {
+				sub = &folder{}
+				n.dirs[d] = sub
+			}
+			n = sub
+		}
+		e.Name = dirs[len(dirs)-1]
+		n.files = append(n.files, e)
+	}
+	return root.write(s, "")
 }
 
-func writeLevel(s storer.EncodedObjectStorer, f flatTree, prefix string) (plumbing.Hash, error) {
-	subdirs := map[string]bool{}
-	var entries []object.TreeEntry
-	for p, e := range f {
-		if !strings.HasPrefix(p, prefix) {
-			continue
-		}
-		rest := p[len(prefix):]
-		if dir, _, nested := strings.Cut(rest, "/"); nested {
-			subdirs[dir] = true
-			continue
-		}
-		e.Name = rest
-		entries = append(entries, e)
-	}
-	for dir := range subdirs {
-		h, err := writeLevel(s, f, prefix+dir+"/")
+// folder is one level of a flatTree being written.
+type folder struct {
+	files []object.TreeEntry
+	dirs  map[string]*folder
+}
+
+func (n *folder) write(s storer.EncodedObjectStorer, prefix string) (plumbing.Hash, error) {
+	entries := append(make([]object.TreeEntry, 0, len(n.files)+len(n.dirs)), n.files...)
+	for name, sub := range n.dirs {
+		h, err := sub.write(s, prefix+name+"/")
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		entries = append(entries, object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h})
+		entries = append(entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
 	}
 	// Git orders entries by name, a folder's name compared as if it ended in "/".
 	sortKey := func(e object.TreeEntry) string {
@@ -120,7 +130,7 @@ func writeLevel(s storer.EncodedObjectStorer, f flatTree, prefix string) (plumbi
 	if err := (&object.Tree{Entries: entries}).Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encoding tree %q: %w", prefix, err)
 	}
-	return s.SetEncodedObject(obj)
+	return storeIfMissing(s, obj)
 }
 
 func storeBlob(s storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {
@@ -136,5 +146,18 @@ func storeBlob(s storer.EncodedObjectStorer, content []byte) (plumbing.Hash, err
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("storing blob: %w", err)
 	}
-	return s.SetEncodedObject(obj)
+	return storeIfMissing(s, obj)
+}
+
+// storeIfMissing stores obj unless the store already has it (a site whose output did not change, a folder
+// no site changed): writing it again would cost a compressed file write for nothing.
+func storeIfMissing(s storer.EncodedObjectStorer, obj plumbing.EncodedObject) (plumbing.Hash, error) {
+	if h := obj.Hash(); s.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	h, err := s.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("storing %s: %w", obj.Type(), err)
+	}
+	return h, nil
 }

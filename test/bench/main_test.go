@@ -32,7 +32,12 @@ const resultsFile = "RESULTS.md"
 // SITEOPS_BENCH_WRITE=1 and every benchmark passing, writes it to RESULTS.md. While benchmarking it reads the
 // benchmark output (tee of stdout) to turn the result lines of benchmarks that do not record a row
 // themselves into rows.
+// Started with SITEOPS_BENCH_GROWTH_TASK set, the binary is instead a growth-curve worker: it runs that one
+// task (growth_worker_test.go) and exits.
 func TestMain(m *testing.M) {
+	if task := os.Getenv(growthTaskEnv); task != "" {
+		os.Exit(runGrowthWorker(task))
+	}
 	flag.Parse()
 	var tee *stdoutTee
 	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
@@ -50,6 +55,7 @@ func TestMain(m *testing.M) {
 
 // report prints the table when rows were recorded and writes RESULTS.md when asked; it returns the exit code.
 func report(code int) int {
+	code = reportScale(code)
 	if recorded.Len() == 0 {
 		return code
 	}
@@ -67,6 +73,25 @@ func report(code int) int {
 		return 1
 	}
 	fmt.Printf("bench: wrote %s\n", resultsFile)
+	return code
+}
+
+// reportScale prints the growth-curve block when its rows were recorded and writes it into RESULTS.md when
+// asked; it returns the exit code.
+func reportScale(code int) int {
+	if scaleRecorded.Len() == 0 {
+		return code
+	}
+	out := scaleRecorded.ScaleReport(Machine(time.Now()), growthPlotFile)
+	fmt.Print("\n" + out)
+	if os.Getenv(WriteEnv) != "1" || code != 0 {
+		return code
+	}
+	if err := WriteScaleFile(resultsFile, out); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		return 1
+	}
+	fmt.Printf("bench: wrote the growth curve into %s\n", resultsFile)
 	return code
 }
 

@@ -77,6 +77,10 @@ type Row struct {
 // notRun is the figure of a row that was not measured in this run.
 const notRun = "not run"
 
+// growthTarget is row P9's target (issue 18).
+const growthTarget = "full render ≤ linear in sites; at 10,000 sites: one-site Sync ≥ 200× cheaper than the full " +
+	"render, push → rendered commit p50 < 2 s, peak RSS ≤ 1 GiB"
+
 // catalogue is every row of issue 7 and the rows later issues added, in table order, with its measure and
 // target; Record fills the figures.
 var catalogue = []Row{
@@ -104,6 +108,9 @@ var catalogue = []Row{
 		"own start time (scheduled + stagger offset), p50/p99",
 		Target: "peak ≤ 0.5× the unspread side's, spread lag p99 ≤ 1 s, 0 missed, 0 duplicates",
 		Notes:  "anchor: the same CronJobs without spread, same manager, same run"},
+	{ID: "P9", Measure: "growth: full render, one-site incremental Sync, push → rendered commit, 100 sites × 20 " +
+		"resources (gitops.Sync, each workload in its own process)",
+		Target: growthTarget, Notes: "anchor: kustomize CLI -P 2 on a 100-site sample; `make bench-scale`: 1,000 and 10,000 sites"},
 	{ID: "P10", Measure: "`git push` of a base change → every site of the local fleet Delivered (Synced and " +
 		"Healthy at its rendered revision), p50/p99 (issue 15)",
 		Target: "p50 < 5 s", Notes: "anchor: Argo CD's default 3-minute poll (quoted, not run)"},
@@ -116,14 +123,23 @@ var catalogue = []Row{
 
 // Results collects the rows measured in one run; safe for concurrent use.
 type Results struct {
-	mu   sync.Mutex
-	rows map[string]Row
+	mu sync.Mutex
+	// catalogue is the rows listed even when not run, and the defaults of their fields.
+	catalogue []Row
+	rows      map[string]Row
+	order     []string // IDs in the order first recorded
 	// adapted marks rows recorded from benchmark output (RecordFromLines) rather than by the benchmark.
 	adapted map[string]bool
 }
 
-// NewResults returns an empty collection.
-func NewResults() *Results { return &Results{rows: map[string]Row{}, adapted: map[string]bool{}} }
+// NewResults returns an empty collection of the catalogue's rows.
+func NewResults() *Results {
+	return &Results{catalogue: catalogue, rows: map[string]Row{}, adapted: map[string]bool{}}
+}
+
+// NewSection returns an empty collection of rows outside the catalogue (a table of its own, e.g. `make
+// bench-scale`'s): only the rows recorded are listed.
+func NewSection() *Results { return &Results{rows: map[string]Row{}, adapted: map[string]bool{}} }
 
 // recorded is the collection of this test binary, written by TestMain.
 var recorded = NewResults()
@@ -134,7 +150,7 @@ func Record(r Row) { recorded.Record(r) }
 // Record stores r, replacing an earlier row with the same ID (a benchmark run again with a larger b.N
 // records its last, largest run). Empty Measure, Target and Notes are taken from the catalogue.
 func (res *Results) Record(r Row) {
-	for _, c := range catalogue {
+	for _, c := range res.catalogue {
 		if c.ID != r.ID {
 			continue
 		}
@@ -150,6 +166,9 @@ func (res *Results) Record(r Row) {
 	}
 	res.mu.Lock()
 	defer res.mu.Unlock()
+	if _, seen := res.rows[r.ID]; !seen {
+		res.order = append(res.order, r.ID)
+	}
 	res.rows[r.ID] = r
 }
 
@@ -161,13 +180,13 @@ func (res *Results) Len() int {
 }
 
 // Rows returns every catalogue row, measured or "not run", followed by rows outside the catalogue sorted by
-// ID.
+// ID (in the order recorded, for a NewSection).
 func (res *Results) Rows() []Row {
 	res.mu.Lock()
 	defer res.mu.Unlock()
 	var out []Row
 	known := map[string]bool{}
-	for _, c := range catalogue {
+	for _, c := range res.catalogue {
 		known[c.ID] = true
 		if r, ok := res.rows[c.ID]; ok {
 			out = append(out, r)
@@ -182,7 +201,11 @@ func (res *Results) Rows() []Row {
 			extra = append(extra, id)
 		}
 	}
-	sort.Strings(extra)
+	if res.catalogue != nil {
+		sort.Strings(extra)
+	} else {
+		extra = res.order // a section lists its rows as recorded (e.g. by size)
+	}
 	for _, id := range extra {
 		out = append(out, res.rows[id])
 	}
