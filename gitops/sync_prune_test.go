@@ -24,9 +24,8 @@ import (
 
 // TestSyncRemovesTheOutputOfADeletedOverlay: deleting a site's overlay removes that site's folder from the
 // rendered branch in one commit that names it; the other sites' output is untouched and nothing is
-// rendered again.
+// rendered again. Not parallel: RenderCount counts every build in the process, and parallel tests render.
 func TestSyncRemovesTheOutputOfADeletedOverlay(t *testing.T) {
-	t.Parallel()
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
 	first := e.sync(t, nil)
