@@ -157,10 +157,10 @@ test-shard-load: ## Issue 18's sharding demo, not in make test: 1,000 CronJobs o
 
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.
-	hack/build-bins.sh etcd kube kwok kustomize argocd
+	hack/build-bins.sh etcd kube kwok rollouts kustomize argocd
 	@$(MAKE) --no-print-directory envtest
 	KUBEBUILDER_ASSETS="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" SITEOPS_BENCH_WRITE=1 \
-	  go test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 30m ./test/bench/...
+	  go test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/bench/...
 
 ##@ Build
 
