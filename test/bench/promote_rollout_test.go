@@ -141,7 +141,7 @@ func (f *promoteFixture) kubectl(stdin string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// churn changes the Guestbook's size every promoteChurn until the returned stop function is called.
+// churn changes the Guestbook's size every promoteChurn until the returned stop function is first called.
 func (f *promoteFixture) churn() (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -159,7 +159,8 @@ func (f *promoteFixture) churn() (stop func()) {
 			_ = f.bc.c.Patch(context.Background(), gb, patch)
 		}
 	})
-	return func() { close(done); wg.Wait() }
+	var once sync.Once
+	return func() { once.Do(func() { close(done); wg.Wait() }) }
 }
 
 // rolloutStatus is what a sample reads of the Rollout's status.
