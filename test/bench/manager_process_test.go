@@ -51,22 +51,6 @@ func managerBinary(tb testing.TB) string {
 	return buildManagerOnce.path
 }
 
-// startManagerProcess runs the manager with kubeconfig, webhooks, metrics and the push receiver off, JSON
-// logs at V(1) with nanosecond timestamps (its "api write" lines), and extra flags (a repeated flag
-// overrides). It gets SIGTERM on cleanup if still running.
-func startManagerProcess(tb testing.TB, name, kubeconfig string, extra ...string) *managerproc.Process {
-	tb.Helper()
-	args := append([]string{
-		"--kubeconfig=" + kubeconfig,
-		"--enable-webhooks=false",
-		"--metrics-bind-address=0",
-		"--receiver-bind-address=0",
-		"--zap-log-level=1",
-		"--zap-time-encoding=rfc3339nano",
-	}, extra...)
-	return managerproc.Start(tb, name, managerBinary(tb), args...)
-}
-
 // waitUntil polls cond every 50 ms until it holds, failing tb after timeout with what.
 func waitUntil(tb testing.TB, timeout time.Duration, what string, cond func() bool) {
 	tb.Helper()

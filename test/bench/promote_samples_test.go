@@ -1,0 +1,92 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package bench
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/siteops/siteops/test/managerproc"
+)
+
+// promoteSample is one promote of P6: when `kubectl argo rollouts promote` returned (this process' clock),
+// and the write spans of the old colour's manager over its whole life and of the new colour's manager (from
+// their "api write" log lines, the same host clock).
+type promoteSample struct {
+	promoted time.Time
+	old, cur managerproc.WriteSpan
+}
+
+// toFirstWrite is promote returned → the new colour's first write.
+func (s promoteSample) toFirstWrite() time.Duration { return s.cur.First.Sub(s.promoted) }
+
+// gap is the old colour's last write → the new colour's first: negative when they overlap.
+func (s promoteSample) gap() time.Duration { return s.cur.First.Sub(s.old.Last) }
+
+// promoteSide is what one side of P6 measured: its promotes, and the write span of every manager process that
+// ran in it, oldest first.
+type promoteSide struct {
+	name    string
+	samples []promoteSample
+	spans   []managerproc.WriteSpan
+}
+
+// toFirstWrites is each sample's toFirstWrite.
+func (s promoteSide) toFirstWrites() []time.Duration {
+	out := make([]time.Duration, len(s.samples))
+	for i, p := range s.samples {
+		out[i] = p.toFirstWrite()
+	}
+	return out
+}
+
+// gaps is each sample's gap.
+func (s promoteSide) gaps() []time.Duration {
+	out := make([]time.Duration, len(s.samples))
+	for i, p := range s.samples {
+		out[i] = p.gap()
+	}
+	return out
+}
+
+// twoWriters counts the intervals with two writers: the pairs of processes whose write spans (first write to
+// last, both included) overlap. Each process leads at most once, so 0 means one writer at a time throughout.
+func (s promoteSide) twoWriters() int {
+	n := 0
+	for i, a := range s.spans {
+		for _, b := range s.spans[i+1:] {
+			if a.Count > 0 && b.Count > 0 && !a.Last.Before(b.First) && !b.Last.Before(a.First) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// quantiles is p50 and p99 of ds (Quantile sorts a copy).
+func quantiles(ds []time.Duration) (p50, p99 time.Duration) {
+	c := append([]time.Duration(nil), ds...)
+	return Quantile(c, 0.5), Quantile(c, 0.99)
+}
+
+// summary is the side's figures for the results table: both measures' p50 and p99.
+func (s promoteSide) summary() string {
+	a50, a99 := quantiles(s.toFirstWrites())
+	g50, g99 := quantiles(s.gaps())
+	return fmt.Sprintf("promote → first write p50 %s, p99 %s; last old → first new p50 %s, p99 %s",
+		FormatDuration(a50), FormatDuration(a99), FormatDuration(g50), FormatDuration(g99))
+}
