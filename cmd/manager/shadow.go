@@ -90,7 +90,7 @@ func (s *shadowServer) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
+	srv := newReportServer(handler)
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -101,6 +101,16 @@ func (s *shadowServer) Start(ctx context.Context) error {
 		return fmt.Errorf("serving the shadow report: %w", err)
 	}
 	return nil
+}
+
+// newReportServer is the report's HTTP server. It closes every connection after its response: a client that
+// kept one alive would go on reading the pod it first reached through the preview Service after Argo Rollouts
+// pointed the Service at another colour (as through kube-proxy, an established connection stays with its pod),
+// so a pre-promotion analysis could judge the wrong colour's report.
+func newReportServer(handler http.Handler) *http.Server {
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
+	srv.SetKeepAlivesEnabled(false)
+	return srv
 }
 
 // handler serves both reports, behind authentication and authorization when secure.
