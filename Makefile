@@ -163,7 +163,7 @@ bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md
 	  go test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/bench/...
 
 .PHONY: bench-scale
-bench-scale: ## Growth curve (row P9) at 100, 1,000 and 10,000 sites; writes its block of RESULTS.md and growth.png.
+bench-scale: ## How rendering and syncing grow at 100, 1,000 and 10,000 sites; writes its block of RESULTS.md and growth.png.
 	hack/build-bins.sh kustomize
 	SITEOPS_BENCH_WRITE=1 SITEOPS_BENCH_GROWTH_SITES=$${SITEOPS_BENCH_GROWTH_SITES:-100,1000,10000} \
 	  go test -count=1 -run '^$$' -bench '^BenchmarkGrowthCurve$$' -benchtime 1x -timeout 90m ./test/bench/
