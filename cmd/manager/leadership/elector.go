@@ -31,6 +31,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/client-go/kubernetes"
 	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 )
 
@@ -65,6 +66,11 @@ type Elector struct {
 	cfg  Config
 	wake chan struct{}
 
+	// leaseInformer and serviceInformer watch the Lease and the active Service (nil without one); set by Start.
+	leaseInformer, serviceInformer cache.SharedIndexInformer
+	// conflicted is set when a write of the Lease failed on a conflict: the next read goes to the apiserver.
+	conflicted bool
+
 	// leading, lastRenew, lease and observedAt belong to Run's goroutine.
 	leading    bool
 	lastRenew  time.Time
@@ -95,8 +101,17 @@ func New(cfg Config) (*Elector, error) {
 func (e *Elector) NeedLeaderElection() bool { return false }
 
 // Start runs the election until ctx ends; then it stops leading and, with ReleaseOnCancel, releases the Lease.
+// It first waits for the watches of the Lease and the active Service to deliver them, so that each decision is
+// made on what the watches deliver, with no read of its own.
 func (e *Elector) Start(ctx context.Context) error {
 	e.watch(ctx)
+	synced := []cache.InformerSynced{e.leaseInformer.HasSynced}
+	if e.serviceInformer != nil {
+		synced = append(synced, e.serviceInformer.HasSynced)
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
+		return nil
+	}
 	for {
 		d := e.step(ctx)
 		var timeout <-chan time.Time
@@ -234,10 +249,13 @@ func (e *Elector) stopLeading(reason string) {
 
 // release hands the Lease to nobody if it is still in this manager's name.
 func (e *Elector) release(ctx context.Context) {
-	if err := e.releaseLease(ctx, e.lease, e.cfg.Clock.Now()); err != nil {
+	now := e.cfg.Clock.Now()
+	lease, err := e.releaseLease(ctx, e.lease, now)
+	if err != nil {
 		e.cfg.Log.Info("lease not released; it expires instead", "error", err.Error())
 		return
 	}
+	e.see(lease, now)
 	e.cfg.Log.V(1).Info("lease released")
 }
 

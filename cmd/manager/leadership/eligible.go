@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -29,11 +30,16 @@ import (
 const PodTemplateHashLabel = "rollouts-pod-template-hash"
 
 // eligible reports whether this manager may lead: always without an active Service, else only while the active
-// Service's selector names this pod's template hash. A Service that does not exist, or whose selector names no
+// Service's selector names this pod's template hash, as the watch of the Service last delivered it (read from
+// the apiserver until that watch has synced). A Service that does not exist, or whose selector names no
 // hash yet, selects no colour: nobody may lead.
 func (e *Elector) eligible(ctx context.Context) (bool, error) {
 	if e.cfg.ActiveService == "" {
 		return true, nil
+	}
+	if obj, ok := e.cached(e.serviceInformer, e.cfg.ActiveService); ok {
+		svc, _ := obj.(*corev1.Service)
+		return selects(svc, e.cfg.PodTemplateHash), nil
 	}
 	svc, err := e.cfg.Client.CoreV1().Services(e.cfg.Namespace).Get(ctx, e.cfg.ActiveService, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
@@ -42,6 +48,14 @@ func (e *Elector) eligible(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("reading the active Service %s/%s: %w", e.cfg.Namespace, e.cfg.ActiveService, err)
 	}
-	hash, ok := svc.Spec.Selector[PodTemplateHashLabel]
-	return ok && hash == e.cfg.PodTemplateHash, nil
+	return selects(svc, e.cfg.PodTemplateHash), nil
+}
+
+// selects reports whether svc (nil: it does not exist) selects the pods of pod-template hash.
+func selects(svc *corev1.Service, hash string) bool {
+	if svc == nil {
+		return false
+	}
+	h, ok := svc.Spec.Selector[PodTemplateHashLabel]
+	return ok && h == hash
 }

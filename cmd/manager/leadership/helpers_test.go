@@ -192,13 +192,14 @@ func holder(_ Gomega, ns string) string {
 	return *l.Spec.HolderIdentity
 }
 
-// cutProxy forwards TCP connections to the apiserver until it is cut: then every connection is closed and
-// new ones are refused, as when the apiserver is down or unreachable, until Restore.
+// cutProxy forwards TCP connections to the apiserver until it is cut: then every connection is closed, and each
+// new one is accepted and closed at once, as when the apiserver is down or unreachable, until Restore.
 type cutProxy struct {
 	target string
 	addr   string
 	mu     sync.Mutex
-	ln     net.Listener
+	cut    bool
+	turned int // connections closed unanswered while cut
 	conns  map[net.Conn]struct{}
 }
 
@@ -216,8 +217,8 @@ func newCutProxy(t *testing.T) (*cutProxy, *rest.Config) {
 		t.Fatal(err)
 	}
 	p.addr = ln.Addr().String()
-	p.serve(ln)
-	t.Cleanup(p.Cut)
+	go p.serve(ln)
+	t.Cleanup(func() { _ = ln.Close(); p.Cut() })
 	cfg := rest.CopyConfig(env.Config)
 	cfg.Host = "https://" + p.addr
 	return p, cfg
@@ -225,51 +226,57 @@ func newCutProxy(t *testing.T) (*cutProxy, *rest.Config) {
 
 // serve accepts on ln until it is closed.
 func (p *cutProxy) serve(ln net.Listener) {
-	p.mu.Lock()
-	p.ln = ln
-	p.mu.Unlock()
-	go func() {
-		for {
-			in, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			out, err := net.Dial("tcp", p.target)
-			if err != nil {
-				_ = in.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns[in], p.conns[out] = struct{}{}, struct{}{}
-			p.mu.Unlock()
-			go func() { _, _ = io.Copy(out, in); _ = out.Close() }()
-			go func() { _, _ = io.Copy(in, out); _ = in.Close() }()
+	for {
+		in, err := ln.Accept()
+		if err != nil {
+			return
 		}
-	}()
+		p.mu.Lock()
+		cut := p.cut
+		if cut {
+			p.turned++
+		}
+		p.mu.Unlock()
+		if cut {
+			_ = in.Close()
+			continue
+		}
+		out, err := net.Dial("tcp", p.target)
+		if err != nil {
+			_ = in.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns[in], p.conns[out] = struct{}{}, struct{}{}
+		p.mu.Unlock()
+		go func() { _, _ = io.Copy(out, in); _ = out.Close() }()
+		go func() { _, _ = io.Copy(in, out); _ = in.Close() }()
+	}
 }
 
-// Cut closes the listener and every connection.
+// Cut closes every connection and turns new ones away.
 func (p *cutProxy) Cut() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.ln != nil {
-		_ = p.ln.Close()
-		p.ln = nil
-	}
+	p.cut = true
 	for c := range p.conns {
 		_ = c.Close()
 	}
 	p.conns = map[net.Conn]struct{}{}
 }
 
-// Restore listens again on the same address.
-func (p *cutProxy) Restore(t *testing.T) {
-	t.Helper()
-	ln, err := net.Listen("tcp", p.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.serve(ln)
+// TurnedAway is how many connections the proxy closed unanswered while cut.
+func (p *cutProxy) TurnedAway() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.turned
+}
+
+// Restore forwards new connections again.
+func (p *cutProxy) Restore(*testing.T) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cut = false
 }
 
 // urlHost returns the host:port of an apiserver URL.

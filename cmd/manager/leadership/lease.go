@@ -24,18 +24,36 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/utils/ptr"
 )
 
-// getLease reads the Lease from the apiserver; nil when it does not exist.
+// getLease is the Lease as the watch last delivered it, or as this manager last wrote it when that is newer
+// (its own write may not have come back on the watch yet); nil when it does not exist. It reads the apiserver
+// until the watch has synced, when the watch says the Lease is gone or gives a resource version that does not
+// compare, and after a write of the Lease failed on a conflict (the watch may be behind).
 func (e *Elector) getLease(ctx context.Context) (*coordinationv1.Lease, error) {
+	if obj, ok := e.cached(e.leaseInformer, e.cfg.Name); ok && obj != nil && !e.conflicted {
+		seen, _ := obj.(*coordinationv1.Lease)
+		if e.lease == nil {
+			return seen, nil
+		}
+		if c, err := resourceversion.CompareResourceVersion(seen.ResourceVersion, e.lease.ResourceVersion); err == nil {
+			if c < 0 {
+				return e.lease, nil
+			}
+			return seen, nil
+		}
+	}
 	l, err := e.leases().Get(ctx, e.cfg.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
+		e.conflicted = false
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading lease %s/%s: %w", e.cfg.Namespace, e.cfg.Name, err)
 	}
+	e.conflicted = false
 	return l, nil
 }
 
@@ -79,23 +97,24 @@ func (e *Elector) renewLease(ctx context.Context, cur *coordinationv1.Lease, now
 }
 
 // releaseLease hands cur to nobody: no holder and a one-second duration, as client-go's elector releases, so
-// that every contender sees it free at once. It is a no-op when cur is not in this manager's name.
-func (e *Elector) releaseLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time) error {
+// that every contender sees it free at once, and returns the Lease as written. It is a no-op (cur) when cur is
+// not in this manager's name.
+func (e *Elector) releaseLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time) (*coordinationv1.Lease, error) {
 	if cur == nil || ptr.Deref(cur.Spec.HolderIdentity, "") != e.cfg.Identity {
-		return nil
+		return cur, nil
 	}
 	l := cur.DeepCopy()
 	t := metav1.NewMicroTime(now)
 	l.Spec.HolderIdentity = nil
 	l.Spec.LeaseDurationSeconds = ptr.To[int32](1)
 	l.Spec.RenewTime = &t
-	_, err := e.updateLease(ctx, l, "releasing")
-	return err
+	return e.updateLease(ctx, l, "releasing")
 }
 
 // updateLease writes l.
 func (e *Elector) updateLease(ctx context.Context, l *coordinationv1.Lease, doing string) (*coordinationv1.Lease, error) {
 	out, err := e.leases().Update(ctx, l, metav1.UpdateOptions{})
+	e.conflicted = apierrors.IsConflict(err)
 	if err != nil {
 		return nil, fmt.Errorf("%s lease %s/%s: %w", doing, e.cfg.Namespace, e.cfg.Name, err)
 	}

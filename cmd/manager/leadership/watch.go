@@ -29,18 +29,19 @@ import (
 )
 
 // watch starts a watch of the Lease and, with an active Service, of that Service, each limited to the one
-// object by name. Every change wakes the elector, which then reads both afresh: a promote (the active selector
-// moves), a release or a takeover is acted on as soon as the apiserver tells, not at the next retry period.
+// object by name. Every change wakes the elector, which then decides on what the watch delivered: a promote
+// (the active selector moves), a release or a takeover is acted on as soon as the apiserver tells, not at the
+// next retry period, and without reading either object again first.
 func (e *Elector) watch(ctx context.Context) {
-	e.inform(ctx, e.cfg.Client.CoordinationV1().RESTClient(), "leases", e.cfg.Name, &coordinationv1.Lease{})
+	e.leaseInformer = e.inform(ctx, e.cfg.Client.CoordinationV1().RESTClient(), "leases", e.cfg.Name, &coordinationv1.Lease{})
 	if e.cfg.ActiveService != "" {
-		e.inform(ctx, e.cfg.Client.CoreV1().RESTClient(), "services", e.cfg.ActiveService, &corev1.Service{})
+		e.serviceInformer = e.inform(ctx, e.cfg.Client.CoreV1().RESTClient(), "services", e.cfg.ActiveService, &corev1.Service{})
 	}
 }
 
 // inform runs an informer of the one object name of resource in the elector's namespace until ctx ends; each
 // event wakes the elector.
-func (e *Elector) inform(ctx context.Context, rc rest.Interface, resource, name string, obj runtime.Object) {
+func (e *Elector) inform(ctx context.Context, rc rest.Interface, resource, name string, obj runtime.Object) cache.SharedIndexInformer {
 	lw := cache.NewFilteredListWatchFromClient(rc, resource, e.cfg.Namespace, func(o *metav1.ListOptions) {
 		o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
 	})
@@ -52,6 +53,20 @@ func (e *Elector) inform(ctx context.Context, rc rest.Interface, resource, name 
 		DeleteFunc: wake,
 	})
 	go inf.RunWithContext(ctx)
+	return inf
+}
+
+// cached is the object key of inf's store once inf has synced: ok is false before, and then the caller reads
+// the apiserver instead. obj is nil when the object does not exist.
+func (e *Elector) cached(inf cache.SharedIndexInformer, name string) (obj any, ok bool) {
+	if inf == nil || !inf.HasSynced() {
+		return nil, false
+	}
+	obj, exists, err := inf.GetStore().GetByKey(e.cfg.Namespace + "/" + name)
+	if err != nil || !exists {
+		return nil, err == nil
+	}
+	return obj, true
 }
 
 // nudge wakes the elector's loop; wake-ups that come while it is busy are folded into one.
