@@ -34,6 +34,7 @@ type Fence struct {
 	inflight int
 	idle     chan struct{}
 	subs     []chan struct{}
+	gained   chan struct{}
 }
 
 // Leading reports whether the manager leads now.
@@ -56,6 +57,17 @@ func (f *Fence) Subscribe() <-chan struct{} {
 	return ch
 }
 
+// Gained returns a channel that is closed the next time the manager starts leading. Work done only while the
+// manager does not lead (the standby's dry runs) selects on it to give way at once.
+func (f *Fence) Gained() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.gained == nil {
+		f.gained = make(chan struct{})
+	}
+	return f.gained
+}
+
 // Grant opens the fence: the manager leads, writes are admitted, and every subscriber is told. It reports
 // whether the manager did not lead before.
 func (f *Fence) Grant() bool {
@@ -65,6 +77,10 @@ func (f *Fence) Grant() bool {
 		return false
 	}
 	f.leading = true
+	if f.gained != nil {
+		close(f.gained)
+		f.gained = nil
+	}
 	for _, ch := range f.subs {
 		select {
 		case ch <- struct{}{}:

@@ -19,6 +19,8 @@ package leadership
 import (
 	"errors"
 	"testing"
+
+	. "github.com/onsi/gomega"
 )
 
 // TestFenceRevokeWaitsForAdmittedWrites checks that a revoked fence refuses new writes at once, and that the
@@ -61,4 +63,19 @@ func TestFenceRevokeWaitsForAdmittedWrites(t *testing.T) {
 	default:
 		t.Fatal("the subscriber was not told of the second gain")
 	}
+}
+
+func TestGainedIsClosedAtTheNextGrantOnly(t *testing.T) {
+	g := NewWithT(t)
+	f := &Fence{}
+	first := f.Gained()
+	g.Expect(first).NotTo(BeClosed())
+	g.Expect(f.Grant()).To(BeTrue())
+	g.Expect(first).To(BeClosed(), "closed when the manager starts leading")
+
+	f.Revoke()
+	second := f.Gained()
+	g.Expect(second).NotTo(BeClosed(), "a new channel waits for the next gain")
+	f.Grant()
+	g.Expect(second).To(BeClosed())
 }

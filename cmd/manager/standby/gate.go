@@ -33,11 +33,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 )
 
-// Leadership is what a Gate asks of the manager's leader election: whether the manager leads now, and news of
-// each time it starts leading (leadership.Fence).
+// Leadership is what a Gate asks of the manager's leader election: whether the manager leads now, news of
+// each time it starts leading, and a channel closed when it next does (leadership.Fence).
 type Leadership interface {
 	Leading() bool
 	Subscribe() <-chan struct{}
+	Gained() <-chan struct{}
 }
 
 // Gate is the reconciler of a controller that runs whether or not the manager leads: it asks Leadership on every
@@ -50,12 +51,31 @@ type Gate struct {
 	Standby    reconcile.Reconciler
 }
 
-// Reconcile dispatches to Leader or Standby.
+// Reconcile dispatches to Leader or Standby. A Standby reconcile still running when the manager starts leading
+// is cancelled and ends without error: the object is queued again by the resync on election (Completer), so the
+// leader's reconcile does not wait for the standby's dry runs to finish.
 func (g Gate) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	gained := g.Leadership.Gained()
 	if g.Leadership.Leading() {
 		return g.Leader.Reconcile(ctx, req)
 	}
-	return g.Standby.Reconcile(ctx, req)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-gained:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	res, err := g.Standby.Reconcile(ctx, req)
+	select {
+	case <-gained:
+		ctrl.LoggerFrom(ctx).V(1).Info("started leading: the standby's reconcile gave way")
+		return reconcile.Result{}, nil
+	default:
+		return res, err
+	}
 }
 
 // Idle is the standby of a controller that only the leader runs (it pushes to Git, or writes status): it does
