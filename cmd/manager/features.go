@@ -66,9 +66,11 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 		return fmt.Errorf("setting up the CronJob controller: %w", err)
 	}
 
-	gb := &guestbook.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-guestbook"), Clock: clk,
-		Complete: standbyOf(&guestbook.Reconciler{Client: wc.standby, APIReader: mgr.GetAPIReader(), Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk,
-			Observer: standby.Discard{}})}
+	configHashes := &guestbook.ConfigHashes{}
+	gb := &guestbook.Reconciler{Client: wc.leader, ConfigHashes: configHashes, Scheme: mgr.GetScheme(),
+		Recorder: mgr.GetEventRecorder("siteops-guestbook"), Clock: clk,
+		Complete: standbyOf(&guestbook.Reconciler{Client: wc.standby, APIReader: mgr.GetAPIReader(), ConfigHashes: configHashes,
+			Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk, Observer: standby.Discard{}})}
 	if err := gb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Guestbook controller: %w", err)
 	}

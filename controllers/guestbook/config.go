@@ -27,18 +27,24 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 )
 
-// reconcileConfig reads the Guestbook's ConfigMap (uncached, through APIReader) and hashes its data. A missing ConfigMap is no error: the
-// status summary marks the Guestbook Degraded/ConfigMapMissing, the workload step leaves the Deployment alone,
-// and the ConfigMap watch brings the Guestbook back when it appears.
+// reconcileConfig hashes the data of the Guestbook's ConfigMap: the hash remembered for the version the cached
+// metadata names, else read (uncached, through APIReader). A missing ConfigMap is no error: the status summary
+// marks the Guestbook Degraded/ConfigMapMissing, the workload step leaves the Deployment alone, and the
+// ConfigMap watch brings the Guestbook back when it appears.
 func (r *Reconciler) reconcileConfig(ctx context.Context, st *scope) error {
-	cm := &corev1.ConfigMap{}
 	key := types.NamespacedName{Namespace: st.gb.Namespace, Name: st.gb.Spec.ConfigMapName}
+	if hash, ok := r.rememberedConfigHash(ctx, key); ok {
+		st.configRead, st.configFound, st.configHash = true, true, hash
+		return nil
+	}
+	cm := &corev1.ConfigMap{}
 	wasMissing := isConfigMissing(st.gb)
 	if err := r.configReader().Get(ctx, key, cm); err != nil {
 		if !apierrors.IsNotFound(err) {
@@ -54,10 +60,23 @@ func (r *Reconciler) reconcileConfig(ctx context.Context, st *scope) error {
 	if wasMissing {
 		r.events().Normal(st.gb, webappv1.EventConfigMapFound, "ConfigMap %q found", key.Name)
 	}
-	st.configRead = true
-	st.configMap = cm
-	st.configHash = configHash(cm)
+	st.configRead, st.configFound, st.configHash = true, true, configHash(cm)
+	r.ConfigHashes.remember(key, cm.UID, cm.ResourceVersion, st.configHash)
 	return nil
+}
+
+// rememberedConfigHash is the hash remembered for the ConfigMap's version in the cached metadata; false when
+// nothing is remembered for it, or the cache does not have it.
+func (r *Reconciler) rememberedConfigHash(ctx context.Context, key types.NamespacedName) (string, bool) {
+	if r.ConfigHashes == nil {
+		return "", false
+	}
+	meta := &metav1.PartialObjectMetadata{}
+	meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("ConfigMap"))
+	if err := r.Get(ctx, key, meta); err != nil {
+		return "", false
+	}
+	return r.ConfigHashes.lookup(key, meta.UID, meta.ResourceVersion)
 }
 
 // configReader is APIReader, or Client when it is nil.

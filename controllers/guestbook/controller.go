@@ -45,7 +45,11 @@ type Reconciler struct {
 	// reconcile. Only the ConfigMaps' metadata is cached, to map their changes to Guestbooks. SetupWithManager
 	// fills it with the manager's when nil; a Reconciler used without it reads with Client.
 	APIReader client.Reader
-	Scheme    *runtime.Scheme
+	// ConfigHashes remembers each ConfigMap's data hash by version, so that a ConfigMap that did not change
+	// since it was last read (as the cached metadata tells) is not read again; the leader's and the standby's
+	// reconcilers share one. Nil reads the ConfigMap on every reconcile.
+	ConfigHashes *ConfigHashes
+	Scheme       *runtime.Scheme
 	// Recorder emits one Event per visible action; nil records nothing.
 	Recorder events.EventRecorder
 	// Clock stamps condition transitions and measures failovers; nil means the real clock.
@@ -62,9 +66,9 @@ type scope struct {
 	gb *webappv1.Guestbook
 	// configRead is true once the config step has looked for the ConfigMap.
 	configRead bool
-	// configMap is the Guestbook's ConfigMap, nil while it is missing.
-	configMap *corev1.ConfigMap
-	// configHash hashes configMap's data; it is the pod template's config-hash annotation.
+	// configFound is true when the Guestbook's ConfigMap exists.
+	configFound bool
+	// configHash hashes the ConfigMap's data; it is the pod template's config-hash annotation.
 	configHash string
 	// pods are the Guestbook's pods (label LabelGuestbook=<name>), as listed from the cache.
 	pods []corev1.Pod

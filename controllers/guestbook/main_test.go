@@ -93,10 +93,11 @@ func startManager(ctx context.Context) error {
 		return fmt.Errorf("creating manager: %w", err)
 	}
 	if err := (&Reconciler{
-		Client:   mgr.GetClient(),
-		Scheme:   mgr.GetScheme(),
-		Recorder: mgr.GetEventRecorder("siteops-guestbook"),
-		Clock:    clock.RealClock{},
+		Client:       mgr.GetClient(),
+		ConfigHashes: &ConfigHashes{}, // as cmd/manager wires it
+		Scheme:       mgr.GetScheme(),
+		Recorder:     mgr.GetEventRecorder("siteops-guestbook"),
+		Clock:        clock.RealClock{},
 	}).SetupWithManager(mgr); err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func (r *Reconciler) summarize(st *scope, reconcileErr error) {
 	s := &gb.Status
 	conds := r.conditions()
 	set := func(typ string, v *kit.Verdict) { conds.Set(gb, typ, *v) }
-	missing := st.configRead && st.configMap == nil
+	missing := st.configRead && !st.configFound
 	conflict := reconcileErr != nil && apierrors.IsConflict(reconcileErr)
 	out := kit.Outcome{Err: reconcileErr}
 	if conflict {

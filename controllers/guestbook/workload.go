@@ -45,7 +45,7 @@ const configMountPath = "/etc/guestbook"
 // is Ready when the active pod is replaced, where a StatefulSet would replace pods one ordinal at a time with
 // the old pod gone first.
 func (r *Reconciler) reconcileWorkload(ctx context.Context, st *scope) error {
-	if st.configMap == nil {
+	if !st.configFound {
 		return nil
 	}
 	if err := r.apply(ctx, desiredDeployment(st.gb, st.configHash)); err != nil {
