@@ -97,7 +97,8 @@ omitStages: [RequestReceived]
 rules:
   - level: Metadata
     verbs: [create, update, patch, delete, deletecollection]
-    resources: [{group: "", resources: [events, pods, pods/status]}, {group: events.k8s.io}, {group: batch}, {group: batch.tutorial.kubebuilder.io}]
+    resources: [{group: "", resources: [events, pods, pods/status, services]}, {group: events.k8s.io}, {group: batch},
+      {group: batch.tutorial.kubebuilder.io}, {group: coordination.k8s.io, resources: [leases]}, {group: argoproj.io}]
   - level: None
 EOT
     audit=(--audit-policy-file="$D/audit-policy.yaml" --audit-log-path="$D/audit.log" --audit-log-format=json

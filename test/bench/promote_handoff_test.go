@@ -31,6 +31,10 @@ const envHandoffs = "SITEOPS_BENCH_HANDOFFS"
 // scale-down delay and, for controller-runtime's defaults, the lease's expiry.
 const envHandoffAnchors = "SITEOPS_BENCH_HANDOFF_ANCHORS"
 
+// envHandoffLogs, when set, is a folder where each promote's old and new manager logs and its promote time
+// are kept, to study a hand-off line by line.
+const envHandoffLogs = "SITEOPS_BENCH_HANDOFF_LOGS"
+
 // The sides of P6, as the managers elect.
 var (
 	// promoteSiteops is the manager as deployed: its own elector follows the active Service (the harness gives
@@ -69,6 +73,13 @@ func (f *promoteFixture) side(tb testing.TB, setup promoteSetup, n int) promoteS
 	_, _ = f.kubectl("", "-n", setup.ns, "delete", "rollout", "manager", "--wait=false")
 	fmt.Printf("P6 %s: %d promotes in %s: %s; %d intervals with two writers over %d processes\n", setup.name, n,
 		time.Since(start).Round(time.Second), side.summary(), side.twoWriters(), len(side.spans))
+	time.Sleep(2 * time.Second) // the audit log is written in batches of up to 1 s
+	if events, err := readAudit(f.bc.auditLog()); err == nil {
+		side.serviceSwitches(events, setup.ns, "manager-active")
+	}
+	if ph := side.phases(); ph != "" {
+		fmt.Printf("P6 %s: %s\n", setup.name, ph)
+	}
 	return side
 }
 

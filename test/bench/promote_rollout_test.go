@@ -261,7 +261,13 @@ func (f *promoteFixture) promote(tb testing.TB, h *podproc.Harness, setup promot
 	waitUntil(tb, 2*time.Minute, fmt.Sprintf("%s promote %d: the old colour scaled down and its process exited", setup.name, i), func() bool {
 		return old.Terminated() && exited(old.Exited())
 	})
-	return promoteSample{promoted: promoted, old: managerproc.WriteSpanOf(old.Logs()), cur: managerproc.WriteSpanOf(cur.Logs())}
+	if d := os.Getenv(envHandoffLogs); d != "" {
+		_ = os.WriteFile(filepath.Join(d, fmt.Sprintf("%s-%d-old.log", setup.ns, i)), []byte(old.Logs()), 0o644)
+		_ = os.WriteFile(filepath.Join(d, fmt.Sprintf("%s-%d-new.log", setup.ns, i)), []byte(cur.Logs()), 0o644)
+		_ = os.WriteFile(filepath.Join(d, fmt.Sprintf("%s-%d-promoted", setup.ns, i)), []byte(promoted.Format(time.RFC3339Nano)), 0o644)
+	}
+	return promoteSample{promoted: promoted, old: managerproc.WriteSpanOf(old.Logs()), cur: managerproc.WriteSpanOf(cur.Logs()),
+		stopped: managerproc.FirstLogAt(old.Logs(), "stopped leading"), started: managerproc.FirstLogAt(cur.Logs(), "started leading")}
 }
 
 // exited reports whether ch is closed.

@@ -77,3 +77,33 @@ func TestPromoteSideSummaryGivesBothMeasuresP50AndP99(t *testing.T) {
 		"in sample order: quantiles work on copies")
 	g.Expect(side.summary()).To(Equal("promote → first write p50 200 ms, p99 300 ms; last old → first new p50 210 ms, p99 310 ms"))
 }
+
+// audited is an audit event of verb on resource/name in ns by userAgent, received at t.
+func audited(t time.Time, verb, ns, resource, name, userAgent string) auditEvent {
+	e := auditEvent{Verb: verb, UserAgent: userAgent, Received: t}
+	e.ObjectRef.Namespace, e.ObjectRef.Resource, e.ObjectRef.Name = ns, resource, name
+	return e
+}
+
+func TestServiceSwitchIsTheFirstActiveServiceWriteAfterThePromoteRequest(t *testing.T) {
+	g := NewWithT(t)
+	t0 := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
+	ms := time.Millisecond
+	plugin, controller := "kubectl-argo-rollouts/v0.0.0 (linux/amd64)", "rollouts-controller/v0.0.0 (linux/amd64)"
+	events := []auditEvent{
+		audited(t0.Add(-5*time.Second), "patch", "p6", "services", "manager-active", controller), // the previous promote's
+		audited(t0, "patch", "p6", "rollouts", "manager", plugin),
+		audited(t0.Add(30*ms), "patch", "p6", "services", "manager-preview", controller),
+		audited(t0.Add(40*ms), "patch", "other", "services", "manager-active", controller),
+		audited(t0.Add(60*ms), "patch", "p6", "services", "manager-active", controller),
+		audited(t0.Add(90*ms), "patch", "p6", "services", "manager-active", controller),
+	}
+	side := promoteSide{samples: []promoteSample{{promoted: t0.Add(20 * ms), stopped: t0.Add(80 * ms), started: t0.Add(100 * ms),
+		cur: span(t0, 150*ms, time.Second, 5)}}}
+
+	side.serviceSwitches(events, "p6", "manager-active")
+
+	g.Expect(side.samples[0].switched).To(Equal(t0.Add(60 * ms)))
+	g.Expect(side.phases()).To(Equal("promote → Argo Rollouts switches the active Service p50 40 ms, p99 40 ms; " +
+		"→ old colour stops leading p50 20 ms, p99 20 ms; → new colour leads p50 20 ms, p99 20 ms; → its first write p50 50 ms, p99 50 ms"))
+}

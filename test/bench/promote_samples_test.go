@@ -18,6 +18,7 @@ package bench
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/siteops/siteops/test/managerproc"
@@ -29,6 +30,10 @@ import (
 type promoteSample struct {
 	promoted time.Time
 	old, cur managerproc.WriteSpan
+	// switched is when the apiserver received Argo Rollouts' write of the active Service's new selector (its
+	// audit log); stopped is when the old colour's manager logged "stopped leading", started when the new one's
+	// logged "started leading" (siteops' elector; zero with client-go's).
+	switched, stopped, started time.Time
 }
 
 // toFirstWrite is promote returned → the new colour's first write.
@@ -81,6 +86,63 @@ func (s promoteSide) twoWriters() int {
 func quantiles(ds []time.Duration) (p50, p99 time.Duration) {
 	c := append([]time.Duration(nil), ds...)
 	return Quantile(c, 0.5), Quantile(c, 0.99)
+}
+
+// phases splits promote → first write where siteops' elector logs its steps: promote returned → Argo Rollouts
+// switches the active Service (zero when the audit log does not show it), → the old colour stops leading (its
+// manager sees the switch), → the new colour starts leading (the old one's writes drain and it releases the
+// Lease, the new one takes it), → its first write. It is "" when no sample has both log lines.
+func (s promoteSide) phases() string {
+	var toSwitch, toStop, toStart, toWrite []time.Duration
+	for _, p := range s.samples {
+		if p.stopped.IsZero() || p.started.IsZero() {
+			continue
+		}
+		if !p.switched.IsZero() {
+			toSwitch = append(toSwitch, p.switched.Sub(p.promoted))
+			toStop = append(toStop, p.stopped.Sub(p.switched))
+		}
+		toStart = append(toStart, p.started.Sub(p.stopped))
+		toWrite = append(toWrite, p.cur.First.Sub(p.started))
+	}
+	if len(toStart) == 0 {
+		return ""
+	}
+	f := func(ds []time.Duration) string {
+		if len(ds) == 0 {
+			return "not seen"
+		}
+		p50, p99 := quantiles(ds)
+		return "p50 " + FormatDuration(p50) + ", p99 " + FormatDuration(p99)
+	}
+	return fmt.Sprintf("promote → Argo Rollouts switches the active Service %s; → old colour stops leading %s; "+
+		"→ new colour leads %s; → its first write %s", f(toSwitch), f(toStop), f(toStart), f(toWrite))
+}
+
+// serviceSwitches sets each sample's switched time from the audit log: the first write of the active Service
+// by Argo Rollouts received after the last promote request (the kubectl plugin's patch of the Rollout's status)
+// received before the sample's promote returned.
+func (s promoteSide) serviceSwitches(events []auditEvent, ns, service string) {
+	for i := range s.samples {
+		p := &s.samples[i]
+		var promoteReq time.Time
+		for _, e := range events {
+			if e.ObjectRef.Namespace == ns && e.ObjectRef.Resource == "rollouts" && strings.HasPrefix(e.UserAgent, "kubectl-argo-rollouts") &&
+				!e.Received.After(p.promoted) && e.Received.After(promoteReq) {
+				promoteReq = e.Received
+			}
+		}
+		if promoteReq.IsZero() {
+			continue
+		}
+		for _, e := range events {
+			if e.ObjectRef.Namespace == ns && e.ObjectRef.Resource == "services" && e.ObjectRef.Name == service &&
+				(e.Verb == "patch" || e.Verb == "update") && e.Received.After(promoteReq) &&
+				(p.switched.IsZero() || e.Received.Before(p.switched)) {
+				p.switched = e.Received
+			}
+		}
+	}
 }
 
 // summary is the side's figures for the results table: both measures' p50 and p99.
