@@ -17,12 +17,10 @@ limitations under the License.
 package managerproc
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 )
 
@@ -36,22 +34,11 @@ type WriteSpan struct {
 // process needs --zap-log-level=1 and --zap-time-encoding=rfc3339nano).
 func WriteSpanOf(log string) WriteSpan {
 	var s WriteSpan
-	sc := bufio.NewScanner(strings.NewReader(log))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if !strings.Contains(sc.Text(), `"api write"`) {
-			continue
-		}
+	for t, raw := range logLines(log, "api write") {
 		var line struct {
-			TS     string `json:"ts"`
-			Msg    string `json:"msg"`
-			DryRun bool   `json:"dryRun"`
+			DryRun bool `json:"dryRun"`
 		}
-		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Msg != "api write" || line.DryRun {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339Nano, line.TS)
-		if err != nil {
+		if json.Unmarshal(raw, &line) != nil || line.DryRun {
 			continue
 		}
 		if s.Count == 0 || t.Before(s.First) {
