@@ -29,6 +29,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
@@ -44,6 +45,7 @@ type gitCache struct {
 	repo    *git.Repository
 	storage *filesystem.Storage
 	mu      *sync.Mutex
+	trees   *treeMemo // the trees this open of the cache decoded, kept for the next one
 }
 
 var cacheLocks sync.Map // dir → *sync.Mutex
@@ -108,4 +110,18 @@ func (c *gitCache) closeStorage() {
 		_ = c.storage.Close() // read-only descriptors: nothing to lose
 		c.storage, c.repo = nil, nil
 	}
+}
+
+// treeMemo is the memo of the trees read through this open of the cache: it starts with those the last open
+// read, and replaces them for the next one.
+func (c *gitCache) treeMemo() *treeMemo {
+	if c.trees == nil {
+		c.trees = nextTreeMemo(c.dir)
+	}
+	return c.trees
+}
+
+// gitTree is a fileTree over root, a tree of the cache, sharing the cache's memo of decoded trees.
+func (c *gitCache) gitTree(root *object.Tree) *gitTree {
+	return newMemoGitTree(c.repo.Storer, root, c.treeMemo())
 }

@@ -69,7 +69,7 @@ func FetchCheckout(ctx context.Context, workDir string, spec SourceSpec) (*Check
 	if err != nil {
 		return nil, err
 	}
-	return &Checkout{tree: newGitTree(src.tree), Revision: src.commit.Hash.String(), release: src.release}, nil
+	return &Checkout{tree: newGitTree(src.cache.repo.Storer, src.tree), Revision: src.commit.Hash.String(), release: src.release}, nil
 }
 
 // FetchBranch opens the head of branch of url (with auth), or returns ok=false when the branch does not exist.
@@ -94,7 +94,7 @@ func FetchBranch(ctx context.Context, workDir, url, branch string, auth *Auth) (
 		cache.release()
 		return nil, false, redactErr(err, auth)
 	}
-	return &Checkout{tree: newGitTree(st.tree), Revision: st.head.String(), release: cache.release}, true, nil
+	return &Checkout{tree: newGitTree(cache.repo.Storer, st.tree), Revision: st.head.String(), release: cache.release}, true, nil
 }
 
 // Close releases the checkout's cache.

@@ -49,5 +49,5 @@ func OpenRevision(dir, rev string) (*Checkout, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the tree of %s: %w", commit.Hash, err)
 	}
-	return &Checkout{tree: newGitTree(tree), Revision: commit.Hash.String(), release: func() {}}, nil
+	return &Checkout{tree: newGitTree(repo.Storer, tree), Revision: commit.Hash.String(), release: func() {}}, nil
 }

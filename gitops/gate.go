@@ -22,7 +22,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Commit trailers of a gated publish.
@@ -77,7 +76,7 @@ func applyGate(c *gitCache, st targetState, gate Gate, o SyncOptions, sourceRev 
 	files map[string]plumbing.Hash, siteOf map[string]string) (gated, error) {
 	var changed []string
 	for dir, blob := range files {
-		if old, ok := manifestBlob(st.tree, dir); !ok || old != blob {
+		if old, ok := manifestBlob(st.files, dir); !ok || old != blob {
 			changed = append(changed, siteOf[dir])
 		}
 	}
@@ -113,15 +112,15 @@ func applyGate(c *gitCache, st targetState, gate Gate, o SyncOptions, sourceRev 
 }
 
 // manifestBlob is the blob of a site folder's manifest in tree (nil: none), without reading it.
-func manifestBlob(tree *object.Tree, dir string) (plumbing.Hash, bool) {
+func manifestBlob(tree *gitTree, dir string) (plumbing.Hash, bool) {
 	if tree == nil {
 		return plumbing.ZeroHash, false
 	}
-	f, err := tree.File(dir + "/" + ManifestFile)
-	if err != nil {
+	mode, h, err := tree.entry(dir + "/" + ManifestFile)
+	if err != nil || !mode.IsFile() {
 		return plumbing.ZeroHash, false
 	}
-	return f.Hash, true
+	return h, true
 }
 
 // commitManifestBlob is the blob of a site folder's manifest in a commit of the target branch's history.
@@ -134,7 +133,7 @@ func commitManifestBlob(c *gitCache, commit, dir string) (plumbing.Hash, error) 
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h, ok := manifestBlob(tree, dir)
+	h, ok := manifestBlob(newGitTree(c.repo.Storer, tree), dir)
 	if !ok {
 		return plumbing.ZeroHash, fmt.Errorf("no %s/%s in it", dir, ManifestFile)
 	}

@@ -18,15 +18,12 @@ package gitops
 
 import (
 	"errors"
-	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // guardMemos holds, per source cache folder, the guard results of the last Sync (a *guardMemo). A Sync reads
@@ -34,15 +31,16 @@ import (
 var guardMemos sync.Map
 
 // guardMemo is the guard result of every site of one Sync, each with the Git entries its walk read, so the
-// next Sync re-walks only the sites whose entries changed: an unchanged site costs a few tree lookups
+// next Sync re-walks only the sites whose entries changed: an unchanged site costs two lookups (siteDeps)
 // instead of a walk of its kustomization graph (and of the shared bases, once per site).
 type guardMemo struct {
 	sites map[string]memoEntry // overlay folder → result
+	sets  depSets              // the entries read outside the sites' folders, shared
 }
 
 // memoEntry is one site's guard result and what it depends on.
 type memoEntry struct {
-	deps map[string]treeDep
+	deps siteDeps
 	in   *siteInputs
 	err  error // nil or a *guardError
 }
@@ -56,31 +54,47 @@ type treeDep struct {
 }
 
 // memoGuard guards every site like guardSite(t, dir, true) does, reusing the results of the previous Sync of
-// the same cache (key) for the sites whose every read entry is unchanged in root, and remembers this Sync's
+// the same cache (key) for the sites whose every read entry is unchanged in t, and remembers this Sync's
 // results for the next one. Only guard refusals are remembered; any other error is returned as is.
-func memoGuard(key string, s storer.EncodedObjectStorer, root *object.Tree) func(dir string) (*siteInputs, error) {
+func memoGuard(key string, t *gitTree) func(dir string) (*siteInputs, error) {
 	var prev *guardMemo
 	if v, ok := guardMemos.Load(key); ok {
 		prev = v.(*guardMemo)
 	}
-	next := &guardMemo{sites: map[string]memoEntry{}}
+	next := &guardMemo{sites: map[string]memoEntry{}, sets: depSets{}}
 	guardMemos.Store(key, next)
-	idx := &treeIndex{s: s, root: root, trees: map[string]*object.Tree{}, blobs: map[plumbing.Hash][]byte{}}
+	var prevSets depSets
+	if prev != nil {
+		prevSets = prev.sets
+	}
+	gen := guardGeneration.Add(1)
+	blobs := map[plumbing.Hash][]byte{}
 	return func(dir string) (*siteInputs, error) {
 		if prev != nil {
-			if e, ok := prev.sites[dir]; ok && idx.unchanged(e.deps) {
-				next.sites[dir] = e
-				return e.in, e.err
+			if e, ok := prev.sites[dir]; ok {
+				same, err := e.deps.unchanged(t, gen)
+				if err != nil {
+					return nil, err
+				}
+				if same {
+					next.sites[dir] = e
+					next.sets[e.deps.outside.key] = e.deps.outside
+					return e.in, e.err
+				}
 			}
 		}
-		rec := &recordingTree{fileTree: newGitTree(root), idx: idx, deps: map[string]treeDep{}}
+		rec := &recordingTree{fileTree: t, git: t, blobs: blobs, deps: map[string]treeDep{}}
 		in, err := guardSite(rec, dir, true)
 		if in != nil {
 			in.reached = nil // only AffectedSites reads it, from its own walk
 		}
 		var refused *guardError
 		if err == nil || errors.As(err, &refused) {
-			next.sites[dir] = memoEntry{deps: rec.deps, in: in, err: err}
+			deps, derr := splitDeps(t, dir, rec.deps, next.sets, prevSets)
+			if derr != nil {
+				return nil, derr
+			}
+			next.sites[dir] = memoEntry{deps: deps, in: in, err: err}
 		}
 		return in, err
 	}
@@ -89,25 +103,32 @@ func memoGuard(key string, s storer.EncodedObjectStorer, root *object.Tree) func
 // recordingTree is a fileTree over a commit that notes the entry behind every path it is asked about.
 type recordingTree struct {
 	fileTree
-	idx  *treeIndex
-	deps map[string]treeDep
+	git   *gitTree
+	deps  map[string]treeDep
+	blobs map[plumbing.Hash][]byte // contents read so far, shared by the sites reaching the same file
 }
 
-func (r *recordingTree) note(p string, kindOnly bool) {
+func (r *recordingTree) note(p string, kindOnly bool) error {
 	if old, ok := r.deps[p]; ok && !old.kindOnly {
-		return
+		return nil
 	}
-	mode, hash := r.idx.entry(p)
+	mode, hash, err := r.git.entry(p)
+	if err != nil {
+		return err
+	}
 	if kindOnly && mode == filemode.Dir {
 		hash = plumbing.ZeroHash
 	} else {
 		kindOnly = false
 	}
 	r.deps[p] = treeDep{mode: mode, hash: hash, kindOnly: kindOnly}
+	return nil
 }
 
 func (r *recordingTree) lstat(p string) (entry, error) {
-	r.note(p, true)
+	if err := r.note(p, true); err != nil {
+		return entry{}, err
+	}
 	return r.fileTree.lstat(p)
 }
 
@@ -115,76 +136,25 @@ func (r *recordingTree) lstat(p string) (entry, error) {
 // bases), so the guard results of every site hold each shared file once, not once per site. The bytes are
 // never written to (kustomize copies what it is given).
 func (r *recordingTree) readFile(p string) ([]byte, error) {
-	r.note(p, false)
+	if err := r.note(p, false); err != nil {
+		return nil, err
+	}
 	h := r.deps[p].hash
-	if b, ok := r.idx.blobs[h]; ok && !h.IsZero() {
+	if b, ok := r.blobs[h]; ok && !h.IsZero() {
 		return b, nil
 	}
 	b, err := r.fileTree.readFile(p)
 	if err == nil && !h.IsZero() {
-		r.idx.blobs[h] = b
+		r.blobs[h] = b
 	}
 	return b, err
 }
 
 func (r *recordingTree) readDir(p string) ([]string, error) {
-	r.note(p, false)
+	if err := r.note(p, false); err != nil {
+		return nil, err
+	}
 	return r.fileTree.readDir(p)
-}
-
-// treeIndex looks up entries of one commit's tree, decoding each folder once.
-type treeIndex struct {
-	s     storer.EncodedObjectStorer
-	root  *object.Tree
-	trees map[string]*object.Tree  // folder → its tree; nil when it is not a folder
-	blobs map[plumbing.Hash][]byte // contents read so far, shared by the sites reaching the same file
-}
-
-// unchanged reports whether every dependency is the same in this tree.
-func (x *treeIndex) unchanged(deps map[string]treeDep) bool {
-	for p, d := range deps {
-		mode, hash := x.entry(p)
-		if mode != d.mode || (!d.kindOnly && hash != d.hash) {
-			return false
-		}
-	}
-	return true
-}
-
-// entry is the mode and hash of path p without following symlinks (mode 0 when missing or below a
-// non-folder); the root is a folder with the root tree's hash.
-func (x *treeIndex) entry(p string) (filemode.FileMode, plumbing.Hash) {
-	if p == "" {
-		return filemode.Dir, x.root.Hash
-	}
-	parent := x.folder(cleanRel(path.Dir(p)))
-	if parent == nil {
-		return 0, plumbing.ZeroHash
-	}
-	for _, e := range parent.Entries {
-		if e.Name == path.Base(p) {
-			return e.Mode, e.Hash
-		}
-	}
-	return 0, plumbing.ZeroHash
-}
-
-// folder is the tree of folder f, or nil when f is not a folder.
-func (x *treeIndex) folder(f string) *object.Tree {
-	if f == "" {
-		return x.root
-	}
-	if t, ok := x.trees[f]; ok {
-		return t
-	}
-	var t *object.Tree
-	if mode, hash := x.entry(f); mode == filemode.Dir {
-		if sub, err := object.GetTree(x.s, hash); err == nil {
-			t = sub
-		}
-	}
-	x.trees[f] = t
-	return t
 }
 
 // ForgetWorkDir drops what this process remembers about the caches under workDir (the guard results of their
@@ -197,4 +167,5 @@ func ForgetWorkDir(workDir string) {
 		}
 		return true
 	})
+	forgetTreeMemos(prefix)
 }

@@ -20,7 +20,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -41,8 +43,9 @@ const (
 
 // targetState is the fetched head of the target branch (zero hash and nil tree when it does not exist yet).
 type targetState struct {
-	head plumbing.Hash
-	tree *object.Tree
+	head  plumbing.Hash
+	tree  *object.Tree
+	files *gitTree // tree's folders, decoded once
 }
 
 // fetchBranch lists the remote and fetches the whole history of branch (to find the last siteops commit)
@@ -73,7 +76,7 @@ func (c *gitCache) fetchListedBranch(ctx context.Context, refs remoteRefs, branc
 	if err != nil {
 		return targetState{}, fmt.Errorf("reading target tree %s: %w", commit.TreeHash, err)
 	}
-	return targetState{head: commit.Hash, tree: tree}, nil
+	return targetState{head: commit.Hash, tree: tree, files: c.gitTree(tree)}, nil
 }
 
 // remoteTracking is the cache's ref of branch as last fetched or pushed.
@@ -149,20 +152,25 @@ func publish(ctx context.Context, c *gitCache, st targetState, in publishInput) 
 // buildCommit writes the commit of in over st; a zero hash means nothing changed.
 func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, []string, error) {
 	s := c.repo.Storer
-	flat, err := flatten(st.tree)
-	if err != nil {
-		return plumbing.ZeroHash, nil, err
-	}
+	edit := editTree(st.files)
 	var changed []string
-	for dir, blob := range in.files {
-		if flat.replaceDir(dir, ManifestFile, blob) {
+	for _, dir := range slices.Sorted(maps.Keys(in.files)) {
+		ok, err := edit.replaceDir(s, dir, ManifestFile, in.files[dir])
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		if ok {
 			changed = append(changed, in.siteOf[dir])
 		}
 	}
 	var removed []string
-	for dir, site := range in.removed {
-		if flat.removeDir(dir) {
-			removed = append(removed, site)
+	for _, dir := range slices.Sorted(maps.Keys(in.removed)) {
+		ok, err := edit.removeDir(dir)
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		if ok {
+			removed = append(removed, in.removed[dir])
 		}
 	}
 	if len(changed) == 0 && len(removed) == 0 {
@@ -170,7 +178,7 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 	}
 	sort.Strings(changed)
 	sort.Strings(removed)
-	treeHash, err := flat.write(s)
+	treeHash, _, err := edit.write(s, "")
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}

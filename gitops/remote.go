@@ -99,8 +99,8 @@ func (c *gitCache) listRemote(ctx context.Context) (remoteRefs, error) {
 }
 
 // fetchRefAt makes local point at want, a commit or tag the remote advertised in refs, fetching it (one
-// request) unless the cache has it already. depth 1 fetches only that commit (a shallow cache), 0 its
-// whole history.
+// request) unless the cache has it already. depth 1 keeps the cache shallow: its first fetch brings only
+// that commit, a later one the commits since the cache's; 0 fetches the whole history.
 func (c *gitCache) fetchRefAt(ctx context.Context, refs remoteRefs, want plumbing.Hash, local plumbing.ReferenceName,
 	depth int) error {
 	if _, err := c.repo.Storer.EncodedObject(plumbing.AnyObject, want); err != nil {
@@ -122,18 +122,23 @@ func (c *gitCache) fetchPack(ctx context.Context, caps *capability.List, want pl
 			return fmt.Errorf("upload-pack request: %w", err)
 		}
 	}
+	req.Wants = []plumbing.Hash{want}
+	if req.Haves, err = c.refTips(); err != nil {
+		return err
+	}
 	if depth > 0 {
-		req.Depth = packp.DepthCommits(depth)
 		if err := req.Capabilities.Set(capability.Shallow); err != nil {
 			return fmt.Errorf("upload-pack request: %w", err)
 		}
 		if req.Shallows, err = c.repo.Storer.Shallow(); err != nil {
 			return fmt.Errorf("reading the cache's shallow commits: %w", err)
 		}
-	}
-	req.Wants = []plumbing.Hash{want}
-	if req.Haves, err = c.refTips(); err != nil {
-		return err
+		// Only a first fetch is cut at depth: deepening makes the remote send want's whole tree again,
+		// whatever the cache has, while a fetch that names the cache's commits (and where its history
+		// stops) brings only the objects the new commits added.
+		if len(req.Haves) == 0 {
+			req.Depth = packp.DepthCommits(depth)
+		}
 	}
 	t, ep, err := c.newTransport()
 	if err != nil {
@@ -181,7 +186,11 @@ func (c *gitCache) refTips() ([]plumbing.Hash, error) {
 	err = iter.ForEach(func(r *plumbing.Reference) error {
 		if r.Type() == plumbing.HashReference && !seen[r.Hash()] {
 			seen[r.Hash()] = true
-			out = append(out, r.Hash())
+			// A ref to a commit the store lost (a damaged cache) is no have: the remote would not send
+			// what that commit holds.
+			if c.repo.Storer.HasEncodedObject(r.Hash()) == nil {
+				out = append(out, r.Hash())
+			}
 		}
 		return nil
 	})

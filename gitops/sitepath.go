@@ -27,13 +27,26 @@ import (
 // SitePath renders pathTemplate (default "{{.Site}}") for site: the folder of the site on the target branch.
 // The result must be a clean relative path inside the branch, without "." or ".." or ".git" segments.
 func SitePath(pathTemplate, site string) (string, error) {
+	f, err := sitePathFunc(pathTemplate)
+	if err != nil {
+		return "", err
+	}
+	return f(site)
+}
+
+// sitePathFunc parses pathTemplate once and returns SitePath for it.
+func sitePathFunc(pathTemplate string) (func(site string) (string, error), error) {
 	if pathTemplate == "" {
 		pathTemplate = DefaultPathTemplate
 	}
 	tmpl, err := template.New("path").Option("missingkey=error").Parse(pathTemplate)
 	if err != nil {
-		return "", permanent(fmt.Errorf("invalid path template %q: %w", pathTemplate, err))
+		return nil, permanent(fmt.Errorf("invalid path template %q: %w", pathTemplate, err))
 	}
+	return func(site string) (string, error) { return sitePath(tmpl, pathTemplate, site) }, nil
+}
+
+func sitePath(tmpl *template.Template, pathTemplate, site string) (string, error) {
 	var b strings.Builder
 	if err := tmpl.Execute(&b, struct{ Site string }{Site: site}); err != nil {
 		return "", permanent(fmt.Errorf("path template %q: %w", pathTemplate, err))
@@ -53,9 +66,16 @@ func SitePath(pathTemplate, site string) (string, error) {
 // sitePaths maps each site to its folder and refuses templates that give two sites the same or nested folders.
 func sitePaths(pathTemplate string, sites []string) (map[string]string, error) {
 	out := make(map[string]string, len(sites))
+	if len(sites) == 0 {
+		return out, nil
+	}
 	owner := map[string]string{}
+	pathOf, err := sitePathFunc(pathTemplate)
+	if err != nil {
+		return nil, err
+	}
 	for _, s := range sites {
-		p, err := SitePath(pathTemplate, s)
+		p, err := pathOf(s)
 		if err != nil {
 			return nil, err
 		}

@@ -45,8 +45,8 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 	if src.ref.IsBranch() && sameURL(o.Target.URL, o.Source.URL) && src.ref.Short() == o.Target.Branch {
 		return res, permanent(fmt.Errorf("target branch %q is the source branch", o.Target.Branch))
 	}
-	tree := newGitTree(src.tree)
-	plan, err := planSites(tree, o, memoGuard(src.cache.dir, src.cache.repo.Storer, src.tree))
+	tree := src.cache.gitTree(src.tree)
+	plan, err := planSites(tree, o, memoGuard(src.cache.dir, tree))
 	if err != nil {
 		return res, err
 	}
@@ -251,8 +251,8 @@ func (p *sitePlan) decide(st targetState, previous map[string]SiteState) []rende
 	for _, name := range slices.Sorted(maps.Keys(p.inputs)) {
 		in, s := p.inputs[name], p.states[name]
 		prev, ok := previous[name]
-		if ok && prev.Ready && prev.InputDigest == in.digest && st.tree != nil {
-			if _, err := st.tree.File(p.paths[name] + "/" + ManifestFile); err == nil {
+		if ok && prev.Ready && prev.InputDigest == in.digest && st.files != nil {
+			if mode, _, err := st.files.entry(p.paths[name] + "/" + ManifestFile); err == nil && mode.IsFile() {
 				s.Ready = true
 				continue
 			}

@@ -17,85 +17,154 @@ limitations under the License.
 package gitops
 
 import (
-	"errors"
 	"fmt"
 	"io"
+	"path"
 	"sort"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
-// gitTree is a fileTree over a commit's tree in a go-git object store.
+// gitTree is a fileTree over a commit's tree in a go-git object store. It decodes each folder once and
+// looks names up in the folder's own index, so a lookup costs the same in a folder of ten entries as in one
+// of ten thousand (go-git's Tree.FindEntry decodes every folder on the path again on each call). It is not
+// safe for concurrent use.
 type gitTree struct {
-	root *object.Tree
+	s       storer.EncodedObjectStorer
+	root    *treeNode
+	folders map[string]*treeNode // folder → its tree; nil when it is missing or not a folder
+	memo    *treeMemo
 }
 
-func newGitTree(root *object.Tree) *gitTree { return &gitTree{root: root} }
+// newGitTree is a gitTree over root, a tree of s.
+func newGitTree(s storer.EncodedObjectStorer, root *object.Tree) *gitTree {
+	return newMemoGitTree(s, root, newTreeMemo())
+}
+
+// newMemoGitTree is a gitTree over root that takes the folders it decodes from memo (a Sync's memo of its
+// cache), and adds them to it.
+func newMemoGitTree(s storer.EncodedObjectStorer, root *object.Tree, memo *treeMemo) *gitTree {
+	return &gitTree{s: s, root: newTreeNode(root), folders: map[string]*treeNode{}, memo: memo}
+}
+
+// folder is the tree of folder f ("" is the root), or nil when f is missing or not a folder.
+func (g *gitTree) folder(f string) (*treeNode, error) {
+	if f == "" {
+		return g.root, nil
+	}
+	if t, ok := g.folders[f]; ok {
+		return t, nil
+	}
+	parent, err := g.folder(cleanRel(path.Dir(f)))
+	if err != nil || parent == nil {
+		return nil, err
+	}
+	var t *treeNode
+	if e, ok := parent.find(path.Base(f)); ok && e.Mode == filemode.Dir {
+		if t, err = g.memo.tree(g.s, e.Hash); err != nil {
+			return nil, fmt.Errorf("reading folder %q: %w", f, err)
+		}
+	}
+	g.folders[f] = t
+	return t, nil
+}
+
+// find is the entry of path p (not the root); ok is false when it is missing.
+func (g *gitTree) find(p string) (object.TreeEntry, bool, error) {
+	parent, err := g.folder(cleanRel(path.Dir(p)))
+	if err != nil || parent == nil {
+		return object.TreeEntry{}, false, err
+	}
+	e, ok := parent.find(path.Base(p))
+	return e, ok, nil
+}
+
+// entry is the mode and hash of path p without following symlinks (mode 0 when missing or below a
+// non-folder); the root is a folder with the root tree's hash.
+func (g *gitTree) entry(p string) (filemode.FileMode, plumbing.Hash, error) {
+	if p == "" {
+		return filemode.Dir, g.root.hash, nil
+	}
+	e, ok, err := g.find(p)
+	if err != nil || !ok {
+		return 0, plumbing.ZeroHash, err
+	}
+	return e.Mode, e.Hash, nil
+}
 
 func (g *gitTree) lstat(p string) (entry, error) {
 	if p == "" {
 		return entry{kind: kindDir}, nil
 	}
-	te, err := g.root.FindEntry(p)
-	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-		return entry{kind: kindMissing}, nil
-	}
+	te, ok, err := g.find(p)
 	if err != nil {
 		return entry{}, fmt.Errorf("looking up %q: %w", p, err)
+	}
+	if !ok {
+		return entry{kind: kindMissing}, nil
 	}
 	switch te.Mode {
 	case filemode.Dir:
 		return entry{kind: kindDir}, nil
 	case filemode.Regular, filemode.Executable, filemode.Deprecated:
-		size, err := g.root.Size(p)
+		size, err := g.memo.size(g.s, te.Hash)
 		if err != nil {
 			return entry{}, fmt.Errorf("sizing %q: %w", p, err)
 		}
 		return entry{kind: kindFile, size: size}, nil
 	case filemode.Symlink:
-		f, err := g.root.TreeEntryFile(te)
+		target, err := g.blob(te.Hash)
 		if err != nil {
 			return entry{}, fmt.Errorf("reading symlink %q: %w", p, err)
 		}
-		target, err := f.Contents()
-		if err != nil {
-			return entry{}, fmt.Errorf("reading symlink %q: %w", p, err)
-		}
-		return entry{kind: kindSymlink, target: target}, nil
+		return entry{kind: kindSymlink, target: string(target)}, nil
 	default:
 		return entry{kind: kindOther}, nil
 	}
 }
 
 func (g *gitTree) readFile(p string) ([]byte, error) {
-	f, err := g.root.File(p)
+	te, ok, err := g.find(p)
+	if err == nil && (!ok || te.Mode == filemode.Dir || te.Mode == filemode.Submodule) {
+		err = object.ErrFileNotFound
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading %q: %w", p, err)
 	}
-	r, err := f.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", p, err)
-	}
-	defer func() { _ = r.Close() }()
-	b, err := io.ReadAll(r)
+	b, err := g.blob(te.Hash)
 	if err != nil {
 		return nil, fmt.Errorf("reading %q: %w", p, err)
 	}
 	return b, nil
 }
 
-func (g *gitTree) readDir(p string) ([]string, error) {
-	t := g.root
-	if p != "" {
-		sub, err := g.root.Tree(p)
-		if err != nil {
-			return nil, fmt.Errorf("listing %q: %w", p, err)
-		}
-		t = sub
+// blob is the contents of blob h.
+func (g *gitTree) blob(h plumbing.Hash) ([]byte, error) {
+	b, err := object.GetBlob(g.s, h)
+	if err != nil {
+		return nil, err
 	}
-	names := make([]string, 0, len(t.Entries))
-	for _, e := range t.Entries {
+	r, err := b.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = r.Close() }()
+	return io.ReadAll(r)
+}
+
+func (g *gitTree) readDir(p string) ([]string, error) {
+	t, err := g.folder(p)
+	if err == nil && t == nil {
+		err = object.ErrDirectoryNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing %q: %w", p, err)
+	}
+	names := make([]string, 0, len(t.entries))
+	for _, e := range t.entries {
 		names = append(names, e.Name)
 	}
 	sort.Strings(names)
