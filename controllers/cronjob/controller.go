@@ -23,12 +23,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/robfig/cron/v3"
 	kbatchv1 "k8s.io/api/batch/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
@@ -36,6 +39,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
 	"github.com/siteops/siteops/controllers/internal/kit"
@@ -69,6 +74,14 @@ type Reconciler struct {
 	// Workers is how many CronJobs are reconciled at once (different CronJobs; one CronJob is never
 	// reconciled twice at the same time); 0 means DefaultWorkers.
 	Workers int
+
+	// writes holds the status writes the cache has not shown yet.
+	writes ownWrites
+	// runs holds the runs started whose status is left to the next reconcile.
+	runs startedRuns
+	// queue is the controller's work queue once it runs (SetupWithManager); nil when Reconcile is called
+	// on its own.
+	queue atomic.Pointer[priorityqueue.PriorityQueue[reconcile.Request]]
 }
 
 // DefaultWorkers is the default number of CronJobs reconciled at once. Every `*/1` CronJob falls due in the
@@ -81,8 +94,11 @@ const DefaultWorkers = 20
 // scope is what the steps of one reconcile share.
 type scope struct {
 	kit.Flow
+	key types.NamespacedName
 	cj  *batchv1.CronJob
 	now time.Time
+	// started is the Job this reconcile created, if it created one.
+	started *kbatchv1.Job
 	// wasActive holds the names in status.active before this reconcile, to notice Jobs that finished.
 	wasActive map[string]bool
 	jobs      jobSets
@@ -96,17 +112,37 @@ type scope struct {
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
 	cj := &batchv1.CronJob{}
 	if err := r.Get(ctx, req.NamespacedName, cj); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.writes.forget(req.NamespacedName)
+			r.runs.forget(req.NamespacedName)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !cj.DeletionTimestamp.IsZero() {
 		// Owned Jobs go with the CronJob through their owner references; nothing else to clean up.
 		return ctrl.Result{}, nil
 	}
-	s := &scope{cj: cj, now: r.clock().Now(), wasActive: activeNames(cj)}
+	now := r.clock().Now()
+	if wait, behind := r.writes.behind(req.NamespacedName, cj.ResourceVersion, now); behind {
+		// The cache does not show this controller's last status write yet; the update event of that write
+		// reconciles the CronJob again, with what it wrote.
+		return ctrl.Result{RequeueAfter: wait}, nil
+	}
+	s := &scope{key: req.NamespacedName, cj: cj, now: now, wasActive: activeNames(cj)}
 	before := cj.DeepCopy()
 	defer func() {
 		r.summarize(s, retErr)
-		retErr = errors.Join(kit.Terminal(retErr), kit.PatchStatus(ctx, r.Client, before, cj))
+		if retErr == nil && r.othersWaiting() && r.runs.leaveStatus(s.key, before, cj, s.started, s.plan.Run) {
+			return // the Job's create event brings the reconcile that writes this status
+		}
+		patchErr := kit.PatchStatus(ctx, r.Client, before, cj)
+		if patchErr == nil {
+			r.runs.written(s.key, cj)
+			if cj.ResourceVersion != before.ResourceVersion {
+				r.writes.wrote(s.key, cj.ResourceVersion, r.clock().Now())
+			}
+		}
+		retErr = errors.Join(kit.Terminal(retErr), patchErr)
 	}()
 
 	res, err := kit.RunSteps(ctx, s, []kit.Step[*scope]{
@@ -157,7 +193,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if workers <= 0 {
 		workers = DefaultWorkers
 	}
-	opts := controller.Options{MaxConcurrentReconciles: workers}
+	opts := controller.Options{MaxConcurrentReconciles: workers, NewQueue: r.newQueue}
 	if err := kit.Complete(r.Complete, b, opts, &batchv1.CronJobList{}, r); err != nil {
 		return fmt.Errorf("setting up the CronJob controller: %w", err)
 	}

@@ -74,6 +74,11 @@ func (r *Reconciler) reconcileChildJobs(ctx context.Context, s *scope) error {
 			st.LastScheduleTime = &metav1.Time{Time: at}
 		}
 	}
+	// A run started by an earlier reconcile that left its status to this one, its Job not listed (not in
+	// the cache yet, or already deleted): it still ran.
+	if at, ok := r.runs.lastStarted(s.key); ok && (st.LastScheduleTime == nil || at.After(st.LastScheduleTime.Time)) {
+		st.LastScheduleTime = &metav1.Time{Time: at}
+	}
 	return nil
 }
 
@@ -208,6 +213,7 @@ func (r *Reconciler) reconcileRun(ctx context.Context, s *scope) error {
 	}
 	switch err := r.Create(ctx, job); {
 	case err == nil:
+		s.started = job
 		r.events().Normal(s.cj, batchv1.ReasonSuccessfulCreate, "Created job %s", job.Name)
 		r.observeLag(s, at)
 	case apierrors.IsAlreadyExists(err):
