@@ -99,6 +99,9 @@ type scope struct {
 	now time.Time
 	// started is the Job this reconcile created, if it created one.
 	started *kbatchv1.Job
+	// announce names the Job started while other CronJobs waited in the queue: its SuccessfulCreate event
+	// goes with the status write that records it (startedRuns).
+	announce string
 	// wasActive holds the names in status.active before this reconcile, to notice Jobs that finished.
 	wasActive map[string]bool
 	jobs      jobSets
@@ -132,12 +135,17 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 	before := cj.DeepCopy()
 	defer func() {
 		r.summarize(s, retErr)
-		if retErr == nil && r.othersWaiting() && r.runs.leaveStatus(s.key, before, cj, s.started, s.plan.Run) {
-			return // the Job's create event brings the reconcile that writes this status
+		if retErr == nil && s.announce != "" && r.runs.leaveStatus(s.key, before, cj, s.started, s.plan.Run) {
+			return // the Job's create event brings the reconcile that writes this status and announces the Job
+		}
+		if s.announce != "" {
+			r.announceCreated(cj, s.announce)
 		}
 		patchErr := kit.PatchStatus(ctx, r.Client, before, cj)
 		if patchErr == nil {
-			r.runs.written(s.key, cj)
+			for _, job := range r.runs.written(s.key, cj) {
+				r.announceCreated(cj, job)
+			}
 			if cj.ResourceVersion != before.ResourceVersion {
 				r.writes.wrote(s.key, cj.ResourceVersion, r.clock().Now())
 			}

@@ -27,8 +27,10 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -206,7 +208,7 @@ func (h *harness) startCountingManager(w *writeCounter, workers int) (m *countin
 	m = &countingManager{h: h}
 	queue, inFlight := &m.queue, &m.inFlight
 	r := &Reconciler{Client: interceptor.NewClient(noWatch{mgr.GetClient()}, w.interceptor()),
-		Scheme: mgr.GetScheme(), Recorder: h.events, Clock: h.clock, Workers: workers}
+		Scheme: mgr.GetScheme(), Recorder: sequencedRecorder{h.events, w}, Clock: h.clock, Workers: workers}
 	r.Complete = func(b *builder.Builder, opts controller.Options, _ client.ObjectList, rec reconcile.Reconciler) error {
 		newQueue := opts.NewQueue
 		opts.NewQueue = func(name string, rl workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
@@ -251,4 +253,21 @@ type noWatch struct{ client.Client }
 
 func (noWatch) Watch(context.Context, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
 	return nil, errors.New("the controller's client does not watch")
+}
+
+// sequencedRecorder puts each event in the write counter's sequence ("event Reason CronJob") and records it.
+type sequencedRecorder struct {
+	events.EventRecorder
+	w *writeCounter
+}
+
+func (r sequencedRecorder) Eventf(regarding, related runtime.Object, eventtype, reason, action, note string, args ...any) {
+	name := ""
+	if obj, ok := regarding.(client.Object); ok {
+		name = obj.GetName()
+	}
+	r.w.mu.Lock()
+	r.w.seq = append(r.w.seq, "event "+reason+" "+name)
+	r.w.mu.Unlock()
+	r.EventRecorder.Eventf(regarding, related, eventtype, reason, action, note, args...)
 }

@@ -214,7 +214,11 @@ func (r *Reconciler) reconcileRun(ctx context.Context, s *scope) error {
 	switch err := r.Create(ctx, job); {
 	case err == nil:
 		s.started = job
-		r.events().Normal(s.cj, batchv1.ReasonSuccessfulCreate, "Created job %s", job.Name)
+		if r.othersWaiting() {
+			s.announce = job.Name // with the status write (startedRuns)
+		} else {
+			r.announceCreated(s.cj, job.Name)
+		}
 		r.observeLag(s, at)
 	case apierrors.IsAlreadyExists(err):
 		if job, err = r.takeExisting(ctx, s.cj, job.Name); err != nil {
@@ -237,6 +241,11 @@ func (r *Reconciler) reconcileRun(ctx context.Context, s *scope) error {
 		s.cj.Status.Active = append(s.cj.Status.Active, jobReference(job))
 	}
 	return nil
+}
+
+// announceCreated records the SuccessfulCreate event of a Job the CronJob started.
+func (r *Reconciler) announceCreated(cj *batchv1.CronJob, job string) {
+	r.events().Normal(cj, batchv1.ReasonSuccessfulCreate, "Created job %s", job)
 }
 
 // takeExisting handles a Job that already has the deterministic name of the run being started.

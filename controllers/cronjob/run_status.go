@@ -33,17 +33,24 @@ import (
 // goes on to the next due CronJob after one API request instead of two. The create event of the Job wakes
 // the CronJob again (behind the due ones in the work queue, see wakePriority), and that reconcile lists the
 // Job and writes the same status: the Job in status.active, lastScheduleTime from its scheduled-time
-// annotation. startedRuns remembers the scheduled time meanwhile, so a Job deleted before that reconcile
-// (a fast run with ttlSecondsAfterFinished: 0) still counts as run and is not started twice. The zero
-// value is ready to use.
+// annotation. It also records the run's SuccessfulCreate event then, so the burst's events do not compete
+// with its creates either. startedRuns remembers the scheduled time meanwhile, so a Job deleted before
+// that reconcile (a fast run with ttlSecondsAfterFinished: 0) still counts as run and is not started
+// twice. The zero value is ready to use.
 type startedRuns struct {
 	mu      sync.Mutex
-	pending map[types.NamespacedName]time.Time
+	pending map[types.NamespacedName]startedRun
+}
+
+// startedRun is a run whose status is not written yet: its scheduled time and the Jobs to announce.
+type startedRun struct {
+	at   time.Time
+	jobs []string
 }
 
 // leaveStatus reports whether the reconcile of key may leave its status write to the next one: it started
 // job for the scheduled time at, and the status differs from the one it read (before) only by what that
-// Job records. It then remembers at until a status with that lastScheduleTime is written.
+// Job records. It then remembers at and the Job until a status with that lastScheduleTime is written.
 func (p *startedRuns) leaveStatus(key types.NamespacedName, before, after *batchv1.CronJob, job *kbatchv1.Job,
 	at time.Time) bool {
 	if job == nil || !onlyRecordsRun(before, after, job) {
@@ -52,9 +59,10 @@ func (p *startedRuns) leaveStatus(key types.NamespacedName, before, after *batch
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.pending == nil {
-		p.pending = map[types.NamespacedName]time.Time{}
+		p.pending = map[types.NamespacedName]startedRun{}
 	}
-	p.pending[key] = at
+	run := p.pending[key]
+	p.pending[key] = startedRun{at: at, jobs: append(run.jobs, job.Name)}
 	return true
 }
 
@@ -62,19 +70,21 @@ func (p *startedRuns) leaveStatus(key types.NamespacedName, before, after *batch
 func (p *startedRuns) lastStarted(key types.NamespacedName) (time.Time, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	at, ok := p.pending[key]
-	return at, ok
+	run, ok := p.pending[key]
+	return run.at, ok
 }
 
 // written forgets the started run of key once a status recording it (lastScheduleTime at or after its
-// scheduled time) is stored.
-func (p *startedRuns) written(key types.NamespacedName, cj *batchv1.CronJob) {
+// scheduled time) is stored, and returns the Jobs whose creation is now to be announced.
+func (p *startedRuns) written(key types.NamespacedName, cj *batchv1.CronJob) []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	at, ok := p.pending[key]
-	if ok && cj.Status.LastScheduleTime != nil && !cj.Status.LastScheduleTime.Time.Before(at) {
-		delete(p.pending, key)
+	run, ok := p.pending[key]
+	if !ok || cj.Status.LastScheduleTime == nil || cj.Status.LastScheduleTime.Time.Before(run.at) {
+		return nil
 	}
+	delete(p.pending, key)
+	return run.jobs
 }
 
 // forget drops key (the CronJob is gone).
