@@ -23,18 +23,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/robfig/cron/v3"
 	kbatchv1 "k8s.io/api/batch/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
 	"github.com/siteops/siteops/controllers/internal/kit"
@@ -47,8 +53,11 @@ import (
 // +kubebuilder:rbac:groups=batch,resources=jobs/status,verbs=get
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
-// requeueMargin is added to the wait for the next scheduled time so the reconcile lands just after it.
-const requeueMargin = 100 * time.Millisecond
+// requeueMargin is added to the wait for the next scheduled time so the reconcile lands just after it. The
+// work queue's timers never fire early, so the margin only has to absorb a wall clock stepped back a little;
+// a reconcile that still lands before the time finds nothing due and asks again for the few milliseconds
+// left. Every millisecond of it is lag on every run.
+const requeueMargin = 10 * time.Millisecond
 
 // Reconciler reconciles a CronJob object.
 type Reconciler struct {
@@ -65,6 +74,14 @@ type Reconciler struct {
 	// Workers is how many CronJobs are reconciled at once (different CronJobs; one CronJob is never
 	// reconciled twice at the same time); 0 means DefaultWorkers.
 	Workers int
+
+	// writes holds the status writes the cache has not shown yet.
+	writes ownWrites
+	// runs holds the runs started whose status is left to the next reconcile.
+	runs startedRuns
+	// queue is the controller's work queue once it runs (SetupWithManager); nil when Reconcile is called
+	// on its own.
+	queue atomic.Pointer[priorityqueue.PriorityQueue[reconcile.Request]]
 }
 
 // DefaultWorkers is the default number of CronJobs reconciled at once. Every `*/1` CronJob falls due in the
@@ -77,8 +94,14 @@ const DefaultWorkers = 20
 // scope is what the steps of one reconcile share.
 type scope struct {
 	kit.Flow
+	key types.NamespacedName
 	cj  *batchv1.CronJob
 	now time.Time
+	// started is the Job this reconcile created, if it created one.
+	started *kbatchv1.Job
+	// announce names the Job started while other CronJobs waited in the queue: its SuccessfulCreate event
+	// goes with the status write that records it (startedRuns).
+	announce string
 	// wasActive holds the names in status.active before this reconcile, to notice Jobs that finished.
 	wasActive map[string]bool
 	jobs      jobSets
@@ -92,20 +115,45 @@ type scope struct {
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
 	cj := &batchv1.CronJob{}
 	if err := r.Get(ctx, req.NamespacedName, cj); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.writes.forget(req.NamespacedName)
+			r.runs.forget(req.NamespacedName)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !cj.DeletionTimestamp.IsZero() {
 		// Owned Jobs go with the CronJob through their owner references; nothing else to clean up.
 		return ctrl.Result{}, nil
 	}
-	s := &scope{cj: cj, now: r.clock().Now(), wasActive: activeNames(cj)}
+	now := r.clock().Now()
+	if wait, behind := r.writes.behind(req.NamespacedName, cj.ResourceVersion, now); behind {
+		// The cache does not show this controller's last status write yet; the update event of that write
+		// reconciles the CronJob again, with what it wrote.
+		return ctrl.Result{RequeueAfter: wait}, nil
+	}
+	s := &scope{key: req.NamespacedName, cj: cj, now: now, wasActive: activeNames(cj)}
 	before := cj.DeepCopy()
 	defer func() {
 		r.summarize(s, retErr)
-		retErr = errors.Join(kit.Terminal(retErr), kit.PatchStatus(ctx, r.Client, before, cj))
+		if retErr == nil && s.announce != "" && r.runs.leaveStatus(s.key, before, cj, s.started, s.plan.Run) {
+			return // the Job's create event brings the reconcile that writes this status and announces the Job
+		}
+		if s.announce != "" {
+			r.announceCreated(cj, s.announce)
+		}
+		patchErr := kit.PatchStatus(ctx, r.Client, before, cj)
+		if patchErr == nil {
+			for _, job := range r.runs.written(s.key, cj) {
+				r.announceCreated(cj, job)
+			}
+			if cj.ResourceVersion != before.ResourceVersion {
+				r.writes.wrote(s.key, cj.ResourceVersion, r.clock().Now())
+			}
+		}
+		retErr = errors.Join(kit.Terminal(retErr), patchErr)
 	}()
 
-	return kit.RunSteps(ctx, s, []kit.Step[*scope]{
+	res, err := kit.RunSteps(ctx, s, []kit.Step[*scope]{
 		{Name: "child jobs", Run: r.reconcileChildJobs},
 		{Name: "history", Run: r.reconcileHistory},
 		{Name: "suspend", Run: r.reconcileSuspend},
@@ -113,6 +161,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 		{Name: "concurrency", Run: r.reconcileConcurrency},
 		{Name: "run", Run: r.reconcileRun},
 	})
+	if res.RequeueAfter > 0 { // the wake-up at the next scheduled time (or the next catch-up run)
+		res.Priority = ptr.To(wakePriority)
+	}
+	return res, err
 }
 
 // reconcileSuspend stops before scheduling when spec.suspend is true; running Jobs are left alone and no
@@ -149,7 +201,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if workers <= 0 {
 		workers = DefaultWorkers
 	}
-	opts := controller.Options{MaxConcurrentReconciles: workers}
+	opts := controller.Options{MaxConcurrentReconciles: workers, NewQueue: r.newQueue}
 	if err := kit.Complete(r.Complete, b, opts, &batchv1.CronJobList{}, r); err != nil {
 		return fmt.Errorf("setting up the CronJob controller: %w", err)
 	}

@@ -74,6 +74,11 @@ func (r *Reconciler) reconcileChildJobs(ctx context.Context, s *scope) error {
 			st.LastScheduleTime = &metav1.Time{Time: at}
 		}
 	}
+	// A run started by an earlier reconcile that left its status to this one, its Job not listed (not in
+	// the cache yet, or already deleted): it still ran.
+	if at, ok := r.runs.lastStarted(s.key); ok && (st.LastScheduleTime == nil || at.After(st.LastScheduleTime.Time)) {
+		st.LastScheduleTime = &metav1.Time{Time: at}
+	}
 	return nil
 }
 
@@ -208,7 +213,12 @@ func (r *Reconciler) reconcileRun(ctx context.Context, s *scope) error {
 	}
 	switch err := r.Create(ctx, job); {
 	case err == nil:
-		r.events().Normal(s.cj, batchv1.ReasonSuccessfulCreate, "Created job %s", job.Name)
+		s.started = job
+		if r.othersWaiting() {
+			s.announce = job.Name // with the status write (startedRuns)
+		} else {
+			r.announceCreated(s.cj, job.Name)
+		}
 		r.observeLag(s, at)
 	case apierrors.IsAlreadyExists(err):
 		if job, err = r.takeExisting(ctx, s.cj, job.Name); err != nil {
@@ -231,6 +241,11 @@ func (r *Reconciler) reconcileRun(ctx context.Context, s *scope) error {
 		s.cj.Status.Active = append(s.cj.Status.Active, jobReference(job))
 	}
 	return nil
+}
+
+// announceCreated records the SuccessfulCreate event of a Job the CronJob started.
+func (r *Reconciler) announceCreated(cj *batchv1.CronJob, job string) {
+	r.events().Normal(cj, batchv1.ReasonSuccessfulCreate, "Created job %s", job)
 }
 
 // takeExisting handles a Job that already has the deterministic name of the run being started.

@@ -90,7 +90,7 @@ type sideResult struct {
 // missed and duplicate minutes come from the apiserver's audit log (create request receive time, µs, minus
 // the minute in the Job's name); CPU and RSS from /proc over the measured minutes.
 func BenchmarkCronJobSchedule(b *testing.B) {
-	n, large, minutes := envInt(b, envP1CronJobs, 200), envInt(b, envP1LargeCronJobs, 1000), envInt(b, envP1Minutes, 3)
+	n, large, minutes := envInt(b, envP1CronJobs, 200), envCount(b, envP1LargeCronJobs, 1000), envInt(b, envP1Minutes, 3)
 	for b.Loop() {
 		siteops, anchor := runCronJobSchedule(b, n, minutes)
 		recordP1(b, p1Small, n, minutes, siteops, anchor)

@@ -59,6 +59,21 @@ func envInt(tb testing.TB, name string, def int) int {
 	return n
 }
 
+// envCount reads a knob that may be 0 (0 skips what it counts), def when unset; a negative or non-integer
+// value fails the benchmark.
+func envCount(tb testing.TB, name string, def int) int {
+	tb.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		tb.Fatalf("%s=%q: want 0 or a positive integer", name, v)
+	}
+	return n
+}
+
 // benchShapeFromEnv is benchShape with the knobs applied.
 func benchShapeFromEnv(tb testing.TB) repoShape {
 	return repoShape{Sites: envInt(tb, envSites, benchShape.Sites), Resources: envInt(tb, envResources, benchShape.Resources)}

@@ -20,12 +20,17 @@ import (
 	"context"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // PatchStatus writes obj's status once, as a merge patch against before (the object as the reconcile read
-// it), and sends nothing when nothing changed. An object deleted meanwhile is not an error.
+// it), and sends nothing when nothing changed. Most reconciles change nothing, so that is decided by
+// comparing the two objects before any JSON is encoded. An object deleted meanwhile is not an error.
 func PatchStatus(ctx context.Context, c client.Client, before, obj client.Object) error {
+	if equality.Semantic.DeepEqual(before, obj) {
+		return nil
+	}
 	patch := client.MergeFrom(before)
 	data, err := patch.Data(obj)
 	if err != nil {
