@@ -53,7 +53,7 @@ func (c *countingReader) Get(ctx context.Context, key client.ObjectKey, obj clie
 func TestGuestbookReadsItsConfigMapOnlyWhenItsVersionChanges(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: unmanagedNamespace + "-reads"}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: unmanagedReadsNamespace}}
 	g.Expect(k8s.Create(ctx, ns)).To(Succeed())
 	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
 	cm := createConfigMap(t, ns.Name, "cfg", map[string]string{"k": "v"})

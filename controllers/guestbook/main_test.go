@@ -75,15 +75,23 @@ func runMain(m *testing.M) int {
 	return m.Run()
 }
 
-// unmanagedNamespace is left alone by the managers of this package: the shadow test reconciles in it by hand.
-const unmanagedNamespace = "gb-unmanaged"
+// The unmanaged namespaces are left alone by the managers of this package: tests reconcile in them by hand,
+// each in its own (envtest runs no namespace controller, so a deleted namespace stays Terminating).
+const (
+	unmanagedNamespace        = "gb-unmanaged"
+	unmanagedReadsNamespace   = "gb-unmanaged-reads"
+	unmanagedAppliesNamespace = "gb-unmanaged-applies"
+)
 
 // startManager starts a manager with a Guestbook Reconciler until ctx ends: metrics and probes off, no
-// leader election, so several can run side by side; its cache does not see unmanagedNamespace.
+// leader election, so several can run side by side; its cache does not see the unmanaged namespaces.
 func startManager(ctx context.Context) error {
 	mgr, err := ctrl.NewManager(env.Config, manager.Options{
-		Scheme:                 env.Scheme,
-		Cache:                  cache.Options{DefaultFieldSelector: fields.OneTermNotEqualSelector("metadata.namespace", unmanagedNamespace)},
+		Scheme: env.Scheme,
+		Cache: cache.Options{DefaultFieldSelector: fields.AndSelectors(
+			fields.OneTermNotEqualSelector("metadata.namespace", unmanagedNamespace),
+			fields.OneTermNotEqualSelector("metadata.namespace", unmanagedReadsNamespace),
+			fields.OneTermNotEqualSelector("metadata.namespace", unmanagedAppliesNamespace))},
 		Metrics:                server.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		LeaderElection:         false,

@@ -33,12 +33,17 @@ func standbyServiceName(gb *webappv1.Guestbook) string { return gb.Name + "-stan
 // reconcileServices applies the <name> Service, which selects the active pod only, and the <name>-standby
 // Service, which selects the standbys. The selectors never change: promotion moves the role label between
 // pods, so the endpoints follow the label without touching the Services. A selector is an atomic map, so an
-// apply replaces it whole: keys someone else added go away.
+// apply replaces it whole: keys someone else added go away. A Service the cache already shows as applied is
+// not sent again: on most reconciles neither Service changes, and an apply of the same fields would still cost
+// the apiserver a request.
 func (r *Reconciler) reconcileServices(ctx context.Context, st *scope) error {
 	for _, svc := range []*corev1ac.ServiceApplyConfiguration{
 		desiredService(st.gb, st.gb.Name, webappv1.RoleActive),
 		desiredService(st.gb, standbyServiceName(st.gb), webappv1.RoleStandby),
 	} {
+		if r.serviceUpToDate(ctx, svc) {
+			continue
+		}
 		if err := r.apply(ctx, svc); err != nil {
 			return fmt.Errorf("applying Service %s: %w", *svc.Name, err)
 		}
