@@ -151,24 +151,19 @@ func (e *Elector) step(ctx context.Context) decision {
 	}
 }
 
-// observe reads the Lease and the active Service.
+// observe reads the Lease and the active Service as the watches last delivered them.
 func (e *Elector) observe(ctx context.Context) observation {
 	now := e.cfg.Clock.Now()
 	o := observation{now: now, leading: e.leading, lastRenew: e.lastRenew}
 	rctx, cancel := context.WithTimeout(ctx, e.requestTimeout(now))
 	defer cancel()
-	eligible, err := e.eligible(rctx)
-	if err != nil {
-		e.cfg.Log.V(1).Info("cannot tell whether this manager may lead", "error", err.Error())
-		return o
-	}
 	lease, err := e.getLease(rctx)
 	if err != nil {
 		e.cfg.Log.V(1).Info("cannot read the lease", "error", err.Error())
 		return o
 	}
 	e.see(lease, now)
-	o.known, o.eligible, o.exists, o.observedAt = true, eligible, lease != nil, e.observedAt
+	o.known, o.eligible, o.exists, o.observedAt = true, e.eligible(), lease != nil, e.observedAt
 	o.holder, o.duration = holderOf(lease)
 	return o
 }

@@ -17,12 +17,7 @@ limitations under the License.
 package leadership
 
 import (
-	"context"
-	"fmt"
-
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // PodTemplateHashLabel is the label Argo Rollouts puts on each pod of a Rollout and in the selector of the
@@ -30,25 +25,14 @@ import (
 const PodTemplateHashLabel = "rollouts-pod-template-hash"
 
 // eligible reports whether this manager may lead: always without an active Service, else only while the active
-// Service's selector names this pod's template hash, as the watch of the Service last delivered it (read from
-// the apiserver until that watch has synced). A Service that does not exist, or whose selector names no
-// hash yet, selects no colour: nobody may lead.
-func (e *Elector) eligible(ctx context.Context) (bool, error) {
+// Service's selector names this pod's template hash, as the watch of the Service last delivered it. A Service
+// that does not exist, or whose selector names no hash yet, selects no colour: nobody may lead.
+func (e *Elector) eligible() bool {
 	if e.cfg.ActiveService == "" {
-		return true, nil
+		return true
 	}
-	if obj, ok := e.cached(e.serviceInformer, e.cfg.ActiveService); ok {
-		svc, _ := obj.(*corev1.Service)
-		return selects(svc, e.cfg.PodTemplateHash), nil
-	}
-	svc, err := e.cfg.Client.CoreV1().Services(e.cfg.Namespace).Get(ctx, e.cfg.ActiveService, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("reading the active Service %s/%s: %w", e.cfg.Namespace, e.cfg.ActiveService, err)
-	}
-	return selects(svc, e.cfg.PodTemplateHash), nil
+	svc, _ := e.watched(e.serviceInformer, e.cfg.ActiveService).(*corev1.Service)
+	return selects(svc, e.cfg.PodTemplateHash)
 }
 
 // selects reports whether svc (nil: it does not exist) selects the pods of pod-template hash.

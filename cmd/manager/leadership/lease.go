@@ -30,11 +30,10 @@ import (
 
 // getLease is the Lease as the watch last delivered it, or as this manager last wrote it when that is newer
 // (its own write may not have come back on the watch yet); nil when it does not exist. It reads the apiserver
-// until the watch has synced, when the watch says the Lease is gone or gives a resource version that does not
-// compare, and after a write of the Lease failed on a conflict (the watch may be behind).
+// when the watch says the Lease is gone or gives a resource version that does not compare, and after a write of
+// the Lease failed on a conflict (the watch may be behind).
 func (e *Elector) getLease(ctx context.Context) (*coordinationv1.Lease, error) {
-	if obj, ok := e.cached(e.leaseInformer, e.cfg.Name); ok && obj != nil && !e.conflicted {
-		seen, _ := obj.(*coordinationv1.Lease)
+	if seen, _ := e.watched(e.leaseInformer, e.cfg.Name).(*coordinationv1.Lease); seen != nil && !e.conflicted {
 		if e.lease == nil {
 			return seen, nil
 		}

@@ -56,17 +56,14 @@ func (e *Elector) inform(ctx context.Context, rc rest.Interface, resource, name 
 	return inf
 }
 
-// cached is the object key of inf's store once inf has synced: ok is false before, and then the caller reads
-// the apiserver instead. obj is nil when the object does not exist.
-func (e *Elector) cached(inf cache.SharedIndexInformer, name string) (obj any, ok bool) {
-	if inf == nil || !inf.HasSynced() {
-		return nil, false
-	}
+// watched is the object name as inf's store holds it, nil when it does not exist. Start waits for inf to sync
+// before the elector decides anything.
+func (e *Elector) watched(inf cache.SharedIndexInformer, name string) any {
 	obj, exists, err := inf.GetStore().GetByKey(e.cfg.Namespace + "/" + name)
 	if err != nil || !exists {
-		return nil, err == nil
+		return nil
 	}
-	return obj, true
+	return obj
 }
 
 // nudge wakes the elector's loop; wake-ups that come while it is busy are folded into one.
