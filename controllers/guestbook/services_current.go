@@ -19,8 +19,11 @@ package guestbook
 import (
 	"context"
 	"maps"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
@@ -35,34 +38,19 @@ func (r *Reconciler) serviceUpToDate(ctx context.Context, want *corev1ac.Service
 	if err := r.Get(ctx, types.NamespacedName{Namespace: ptr.Deref(want.Namespace, ""), Name: ptr.Deref(want.Name, "")}, cur); err != nil {
 		return false
 	}
-	return hasLabels(cur.Labels, want.Labels) && hasOwners(cur, want.OwnerReferences) && want.Spec != nil &&
-		cur.Spec.Type == ptr.Deref(want.Spec.Type, "") && maps.Equal(cur.Spec.Selector, want.Spec.Selector) &&
+	return labels.SelectorFromSet(want.Labels).Matches(labels.Set(cur.Labels)) && hasOwners(cur, want.OwnerReferences) &&
+		want.Spec != nil && cur.Spec.Type == ptr.Deref(want.Spec.Type, "") && maps.Equal(cur.Spec.Selector, want.Spec.Selector) &&
 		hasPorts(cur.Spec.Ports, want.Spec.Ports)
-}
-
-// hasLabels reports whether have holds every label of want.
-func hasLabels(have, want map[string]string) bool {
-	for k, v := range want {
-		if got, ok := have[k]; !ok || got != v {
-			return false
-		}
-	}
-	return true
 }
 
 // hasOwners reports whether cur has every owner reference of want, field for field.
 func hasOwners(cur *corev1.Service, want []metav1ac.OwnerReferenceApplyConfiguration) bool {
 	for _, w := range want {
-		found := false
-		for _, o := range cur.OwnerReferences {
-			if o.UID == ptr.Deref(w.UID, "") && o.APIVersion == ptr.Deref(w.APIVersion, "") && o.Kind == ptr.Deref(w.Kind, "") &&
+		if !slices.ContainsFunc(cur.OwnerReferences, func(o metav1.OwnerReference) bool {
+			return o.UID == ptr.Deref(w.UID, "") && o.APIVersion == ptr.Deref(w.APIVersion, "") && o.Kind == ptr.Deref(w.Kind, "") &&
 				o.Name == ptr.Deref(w.Name, "") && ptr.Deref(o.Controller, false) == ptr.Deref(w.Controller, false) &&
-				ptr.Deref(o.BlockOwnerDeletion, false) == ptr.Deref(w.BlockOwnerDeletion, false) {
-				found = true
-				break
-			}
-		}
-		if !found {
+				ptr.Deref(o.BlockOwnerDeletion, false) == ptr.Deref(w.BlockOwnerDeletion, false)
+		}) {
 			return false
 		}
 	}
@@ -72,15 +60,10 @@ func hasOwners(cur *corev1.Service, want []metav1ac.OwnerReferenceApplyConfigura
 // hasPorts reports whether have holds every port of want, field for field.
 func hasPorts(have []corev1.ServicePort, want []corev1ac.ServicePortApplyConfiguration) bool {
 	for _, w := range want {
-		found := false
-		for _, p := range have {
-			if p.Name == ptr.Deref(w.Name, "") && p.Protocol == ptr.Deref(w.Protocol, "") && p.Port == ptr.Deref(w.Port, 0) &&
-				w.TargetPort != nil && p.TargetPort == *w.TargetPort {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if w.TargetPort == nil || !slices.ContainsFunc(have, func(p corev1.ServicePort) bool {
+			return p.Name == ptr.Deref(w.Name, "") && p.Protocol == ptr.Deref(w.Protocol, "") &&
+				p.Port == ptr.Deref(w.Port, 0) && p.TargetPort == *w.TargetPort
+		}) {
 			return false
 		}
 	}
