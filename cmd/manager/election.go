@@ -75,12 +75,12 @@ func newElection(cfg *rest.Config, o options, clk clock.Clock) (election, error)
 	if err != nil {
 		return election{}, fmt.Errorf("creating the leader election client: %w", err)
 	}
-	id, err := identity()
+	pod, err := podName()
 	if err != nil {
 		return election{}, err
 	}
-	e, err := leadership.New(leadership.Config{Client: cs, Namespace: ns, Name: o.leaderElectionID, Identity: id,
-		ActiveService: o.activeService, PodTemplateHash: o.podTemplateHash, LeaseDuration: o.leaseDuration,
+	e, err := leadership.New(leadership.Config{Client: cs, Namespace: ns, Name: o.leaderElectionID,
+		Identity: pod + "_" + string(uuid.NewUUID()), PodName: pod, ActiveService: o.activeService, PodTemplateHash: o.podTemplateHash, LeaseDuration: o.leaseDuration,
 		RenewDeadline: o.renewDeadline, RetryPeriod: o.retry, ReleaseOnCancel: o.releaseOnCancel, Fence: fence,
 		Clock: clk, Log: ctrl.Log.WithName("leader-election")})
 	if err != nil {
@@ -101,18 +101,18 @@ func leaseNamespace(flag string) (string, error) {
 	return strings.TrimSpace(string(data)), nil
 }
 
-// identity names this process in the Lease: the pod name and a unique suffix, as controller-runtime. The pod
-// name is $POD_NAME when set (the downward API's metadata.name, or a test harness running the pod's process on
-// a host), else the host name, which is the pod name in a pod.
-func identity() (string, error) {
+// podName is this manager's pod: $POD_NAME when set (the downward API's metadata.name, or a test harness running
+// the pod's process on a host), else the host name, which is the pod name in a pod. The elector's identity is
+// the pod name and a unique suffix, as controller-runtime's; a leader hands the Lease over by pod name.
+func podName() (string, error) {
 	if pod := os.Getenv("POD_NAME"); pod != "" {
-		return pod + "_" + string(uuid.NewUUID()), nil
+		return pod, nil
 	}
 	host, err := os.Hostname()
 	if err != nil {
 		return "", fmt.Errorf("reading the host name for the leader election identity: %w", err)
 	}
-	return host + "_" + string(uuid.NewUUID()), nil
+	return host, nil
 }
 
 // electedFence opens the fence once controller-runtime's leader election elects this manager; controller-runtime

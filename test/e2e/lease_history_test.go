@@ -30,8 +30,8 @@ import (
 	"k8s.io/utils/ptr"
 )
 
-// leaseHistory is every holderIdentity ("<pod>_<uuid>", "" when released) of the managers' Lease in
-// siteops-system, in order, as a watch of the Lease reports each change.
+// leaseHistory is every holderIdentity ("<pod>_<uuid>", "<pod>" when handed over, "" when released) of the
+// managers' Lease in siteops-system, in order, as a watch of the Lease reports each change.
 type leaseHistory struct {
 	mu      sync.Mutex
 	holders []string
@@ -86,11 +86,12 @@ func (h *leaseHistory) since(i int) []string {
 	return append([]string(nil), h.holders[min(i, len(h.holders)):]...)
 }
 
-// heldBy returns the holders of hs that belong to pod; with pod "", every holder (not a release).
+// heldBy returns the holders of hs that belong to pod ("<pod>_<uuid>", or "<pod>" as the previous leader
+// hands the Lease over); with pod "", every holder (not a release).
 func heldBy(hs []string, pod string) []string {
 	var got []string
 	for _, h := range hs {
-		if h != "" && (pod == "" || strings.HasPrefix(h, pod+"_")) {
+		if h != "" && (pod == "" || h == pod || strings.HasPrefix(h, pod+"_")) {
 			got = append(got, h)
 		}
 	}

@@ -26,13 +26,16 @@ const (
 	wait action = iota
 	// create creates the Lease, held by this manager.
 	create
+	// accept leads on a Lease the previous leader handed to this manager's pod, without writing it.
+	accept
 	// acquire takes the Lease (released, expired, or still in this manager's name).
 	acquire
 	// renew renews the Lease this manager holds.
 	renew
 	// stepDown stops leading without touching the Lease (it is someone else's, or cannot be reached).
 	stepDown
-	// stepDownRelease stops leading, then releases the Lease so that the next eligible manager takes it at once.
+	// stepDownRelease stops leading, then hands the Lease to a pod of the active colour, or releases it, so that
+	// the next eligible manager leads at once.
 	stepDownRelease
 	// release releases a Lease still in this manager's name while it does not lead.
 	release
@@ -48,10 +51,14 @@ type observation struct {
 	known bool
 	// eligible: the active Service selects this manager's pod (always, without an active Service).
 	eligible bool
-	// exists: the Lease exists; holder and duration are its holder and lease duration.
-	exists   bool
-	holder   string
-	duration time.Duration
+	// exists: the Lease exists; holder and duration are its holder and lease duration; own: the holder is this
+	// manager (its identity or its pod); handedOver: another holder handed it to this manager's pod while this
+	// manager watched (not a Lease left in the pod's name by a process of the pod that is gone).
+	exists     bool
+	holder     string
+	duration   time.Duration
+	own        bool
+	handedOver bool
 	// observedAt is when this manager first saw the Lease as it is now (its resourceVersion).
 	observedAt time.Time
 }
@@ -69,26 +76,28 @@ type timing struct {
 }
 
 // decide is the elector's rule. A manager leads only while eligible; it renews every retry period and stops
-// leading when it could not renew for the renew deadline, when it is no longer eligible (then it releases the
-// Lease), or when someone else holds the Lease. A manager that does not lead takes the Lease only while
-// eligible, and only when nobody holds it or its holder has not renewed it for its lease duration, as seen by
-// this manager's clock since it last changed.
-func decide(o observation, t timing, identity string) decision {
+// leading when it could not renew for the renew deadline, when it is no longer eligible (then it hands the Lease
+// over or releases it), or when someone else holds the Lease. A manager that does not lead leads only while
+// eligible: at once when the previous leader hands it the Lease, else it takes the Lease when nobody holds it or
+// its holder has not renewed it for its lease duration, as seen by this manager's clock since it last changed.
+func decide(o observation, t timing) decision {
 	if o.leading {
-		return decideLeading(o, t, identity)
+		return decideLeading(o, t)
 	}
 	switch {
 	case !o.known:
 		return decision{action: wait, reason: "lease or active Service unreadable", at: o.now.Add(t.retryPeriod)}
-	case !o.eligible && o.exists && o.holder == identity:
+	case !o.eligible && o.exists && o.own:
 		return decision{action: release, reason: "the active Service does not select this pod"}
 	case !o.eligible:
 		return decision{action: wait, reason: "the active Service does not select this pod"}
 	case !o.exists:
 		return decision{action: create, reason: "no lease"}
+	case o.handedOver:
+		return decision{action: accept, reason: "lease handed over"}
 	case o.holder == "":
 		return decision{action: acquire, reason: "lease released"}
-	case o.holder == identity:
+	case o.own:
 		return decision{action: acquire, reason: "lease still in this manager's name"}
 	}
 	expiry := o.observedAt.Add(o.duration)
@@ -99,7 +108,7 @@ func decide(o observation, t timing, identity string) decision {
 }
 
 // decideLeading is decide for a manager that leads.
-func decideLeading(o observation, t timing, identity string) decision {
+func decideLeading(o observation, t timing) decision {
 	deadline := o.lastRenew.Add(t.renewDeadline)
 	switch {
 	case !o.known && !o.now.Before(deadline):
@@ -110,7 +119,7 @@ func decideLeading(o observation, t timing, identity string) decision {
 		return decision{action: stepDownRelease, reason: "the active Service no longer selects this pod"}
 	case !o.exists:
 		return decision{action: stepDown, reason: "lease deleted"}
-	case o.holder != identity:
+	case !o.own:
 		return decision{action: stepDown, reason: "lease taken by " + describe(o.holder)}
 	case !o.now.Before(deadline):
 		return decision{action: stepDown, reason: "could not renew the lease within the renew deadline"}

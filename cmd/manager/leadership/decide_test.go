@@ -30,7 +30,7 @@ func TestDecide(t *testing.T) {
 		return o
 	}
 	mine := func(o observation) observation {
-		o.known, o.exists, o.holder, o.duration, o.observedAt, o.leading, o.lastRenew = true, true, "me", 15*time.Second, t0, true, t0
+		o.known, o.exists, o.holder, o.own, o.duration, o.observedAt, o.leading, o.lastRenew = true, true, "me", true, 15*time.Second, t0, true, t0
 		return o
 	}
 	tests := []struct {
@@ -45,15 +45,18 @@ func TestDecide(t *testing.T) {
 		{"standby, eligible: released lease, takes it at once", observation{now: t0, known: true, eligible: true, exists: true}, acquire, time.Time{}},
 		{"standby, eligible: held lease, waits for its expiry", held(observation{now: t0.Add(time.Second), eligible: true}), wait, t0.Add(15 * time.Second)},
 		{"standby, eligible: expired lease, takes it", held(observation{now: t0.Add(15 * time.Second), eligible: true}), acquire, time.Time{}},
-		{"standby, eligible: lease still in its name, takes it back", observation{now: t0, known: true, eligible: true, exists: true, holder: "me"}, acquire, time.Time{}},
-		{"standby, not eligible: lease still in its name, releases it", observation{now: t0, known: true, exists: true, holder: "me"}, release, time.Time{}},
+		{"standby, eligible: lease still in its name, takes it back", observation{now: t0, known: true, eligible: true, exists: true, holder: "me", own: true}, acquire, time.Time{}},
+		{"standby, eligible: lease handed to its pod, leads without a write", observation{now: t0, known: true, eligible: true, exists: true, holder: "my-pod", own: true, handedOver: true}, accept, time.Time{}},
+		{"standby, eligible: lease left in its pod's name by a process gone, takes it back", observation{now: t0, known: true, eligible: true, exists: true, holder: "my-pod", own: true}, acquire, time.Time{}},
+		{"standby, preview colour: lease handed to its pod, hands it on", observation{now: t0, known: true, exists: true, holder: "my-pod", own: true, handedOver: true}, release, time.Time{}},
+		{"standby, not eligible: lease still in its name, releases it", observation{now: t0, known: true, exists: true, holder: "me", own: true}, release, time.Time{}},
 		{"standby, apiserver unreadable: looks again a retry period later", observation{now: t0}, wait, t0.Add(2 * time.Second)},
 		{"leader: renewal not due", mine(observation{now: t0.Add(time.Second), eligible: true}), wait, t0.Add(2 * time.Second)},
 		{"leader: renewal due", mine(observation{now: t0.Add(2 * time.Second), eligible: true}), renew, time.Time{}},
 		{"leader: active selector moved away, steps down and releases", mine(observation{now: t0.Add(time.Second)}), stepDownRelease, time.Time{}},
 		{"leader: lease taken by another", func() observation {
 			o := mine(observation{now: t0.Add(time.Second), eligible: true})
-			o.holder = "other"
+			o.holder, o.own = "other", false
 			return o
 		}(), stepDown, time.Time{}},
 		{"leader: lease deleted", observation{now: t0, leading: true, lastRenew: t0, known: true, eligible: true}, stepDown, time.Time{}},
@@ -63,7 +66,7 @@ func TestDecide(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := decide(tt.o, tm, "me")
+			d := decide(tt.o, tm)
 			if d.action != tt.want || !d.at.Equal(tt.wantAt) {
 				t.Errorf("decide = action %d at %s (%s), want action %d at %s", d.action, d.at, d.reason, tt.want, tt.wantAt)
 			}

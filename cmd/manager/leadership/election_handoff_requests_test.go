@@ -17,14 +17,18 @@ limitations under the License.
 package leadership
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 
 	. "github.com/onsi/gomega"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
 )
 
 // requestLog counts one contender's requests of Leases and Services, but for lists and watches, by method and
@@ -86,17 +90,22 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
-// TestHandOffSendsOneLeaseWriteEachAndReadsNothing promotes with two contenders whose clocks never move: the
-// hand-off is the old leader's release and the new one's take-over, one Lease update each, decided on what the
-// watches delivered without a read of the Lease or the Service, so a promote waits for no extra round trip.
-func TestHandOffSendsOneLeaseWriteEachAndReadsNothing(t *testing.T) {
+// TestHandOffIsOneLeaseWriteAndNoRead promotes with two contenders, each in a Ready pod of its colour, whose
+// clocks move only when the test steps them: the old leader hands the Lease to the new colour's pod, one Lease
+// update, and the new colour leads on what its watch shows, with no request of its own; neither reads the Lease
+// or the Service, so a promote waits for no extra round trip. At its first renewal the new leader writes the
+// Lease in its own identity.
+func TestHandOffIsOneLeaseWriteAndNoRead(t *testing.T) {
 	g := NewWithT(t)
 	ns := newNamespace(t, "handoff-requests")
 	activeService(t, ns, "active", "blue")
+	colourPod(t, ns, "manager-blue", "blue", true)
+	colourPod(t, ns, "manager-green", "green", true)
 	clk, l := clocktesting.NewFakeClock(t0), newLedger()
 	blueLog, greenLog := &requestLog{}, &requestLog{}
 	opts := func(hash string, r *requestLog) contenderOpts {
-		return contenderOpts{ns: ns, activeService: "active", hash: hash, timing: never, clock: clk, ledger: l, config: r.config()}
+		return contenderOpts{ns: ns, activeService: "active", hash: hash, pod: "manager-" + hash, timing: short, clock: clk,
+			ledger: l, config: r.config()}
 	}
 	blue := startContender(t, "blue", opts("blue", blueLog))
 	g.Eventually(blue.fence.Leading, eventually).Should(BeTrue())
@@ -104,13 +113,66 @@ func TestHandOffSendsOneLeaseWriteEachAndReadsNothing(t *testing.T) {
 	// At start blue reads the Lease its watch does not have yet (once, or again when a wake-up comes before the
 	// watch shows the Lease it created), and creates it.
 	g.Expect(blueLog.Take()).To(HaveKeyWithValue("POST leases", 1), "blue created the Lease")
+	g.Eventually(func() bool { return l.Decided("green") }, eventually).Should(BeTrue(), "green saw blue's Lease")
+
+	promote(t, ns, "active", "green")
+	g.Eventually(green.fence.Leading, eventually).Should(BeTrue())
+	g.Expect(holder(g, ns)).To(Equal("manager-green"), "handed to green's pod")
+	g.Expect(blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the hand-over only")
+	g.Expect(greenLog.Take()).To(BeEmpty(), "green: no request before it leads")
+	g.Expect(l.Events()).To(Equal([]string{"blue started", "blue stopped", "green started"}))
+	g.Expect(l.Overlaps()).To(BeEmpty())
+
+	clk.Step(short.retry)
+	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("green"), "green's first renewal")
+	g.Expect(greenLog.Take()).To(Equal(map[string]int{"PUT leases": 1}))
+	g.Expect(green.fence.Leading()).To(BeTrue())
+	g.Expect(l.Events()).To(HaveLen(3))
+}
+
+// TestHandOffWithoutAReadyPodOfTheNewColourReleasesTheLease promotes when the new colour has no Ready pod the
+// old leader knows of (its pod reports NotReady, or no pod carries the hash): the old leader releases the Lease,
+// one update, and the new colour's manager takes it, one update, as soon as its watch shows it released.
+func TestHandOffWithoutAReadyPodOfTheNewColourReleasesTheLease(t *testing.T) {
+	g := NewWithT(t)
+	ns := newNamespace(t, "handoff-release")
+	activeService(t, ns, "active", "blue")
+	colourPod(t, ns, "manager-green", "green", false)
+	clk, l := clocktesting.NewFakeClock(t0), newLedger()
+	blueLog, greenLog := &requestLog{}, &requestLog{}
+	opts := func(hash string, r *requestLog) contenderOpts {
+		return contenderOpts{ns: ns, activeService: "active", hash: hash, pod: "manager-" + hash, timing: never, clock: clk,
+			ledger: l, config: r.config()}
+	}
+	blue := startContender(t, "blue", opts("blue", blueLog))
+	g.Eventually(blue.fence.Leading, eventually).Should(BeTrue())
+	green := startContender(t, "green", opts("green", greenLog))
+	g.Expect(blueLog.Take()).To(HaveKeyWithValue("POST leases", 1), "blue created the Lease")
 
 	promote(t, ns, "active", "green")
 	g.Eventually(green.fence.Leading, eventually).Should(BeTrue())
 	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("green"))
-
 	g.Expect(blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the release only")
 	g.Expect(greenLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "green: the take-over only")
 	g.Expect(l.Events()).To(Equal([]string{"blue started", "blue stopped", "green started"}))
 	g.Expect(l.Overlaps()).To(BeEmpty())
+}
+
+// TestLeaseLeftInThePodsNameIsTakenWithAWrite starts a manager whose pod the Lease already names, as when the
+// process the Lease was handed to is gone and its container restarted: it did not see the hand-over, so it takes
+// the Lease with an update of its own before it leads, as any manager takes a Lease still in its name.
+func TestLeaseLeftInThePodsNameIsTakenWithAWrite(t *testing.T) {
+	g := NewWithT(t)
+	ns := newNamespace(t, "handoff-restart")
+	activeService(t, ns, "active", "green")
+	lease := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: leaseName},
+		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To("manager-green"), LeaseDurationSeconds: ptr.To[int32](15),
+			RenewTime: &metav1.MicroTime{Time: t0}}}
+	g.Expect(k8s.Create(context.Background(), lease)).To(Succeed())
+	greenLog := &requestLog{}
+	green := startContender(t, "green", contenderOpts{ns: ns, activeService: "active", hash: "green", pod: "manager-green",
+		timing: never, clock: clocktesting.NewFakeClock(t0), ledger: newLedger(), config: greenLog.config()})
+	g.Eventually(green.fence.Leading, eventually).Should(BeTrue())
+	g.Expect(holder(g, ns)).To(Equal("green"))
+	g.Expect(greenLog.Take()).To(HaveKeyWithValue("PUT leases", 1))
 }

@@ -17,7 +17,8 @@ limitations under the License.
 // Package leadership elects the manager that reconciles, on a coordination.k8s.io/v1 Lease, and fences the
 // writes of every other. With an active Service (the Argo Rollouts blue/green activeService), only a manager
 // whose pod that Service selects may lead: at promote the active selector moves, the old colour stops writing
-// and releases the Lease at once, and the new colour, woken by its watch of the Lease, takes it at once. The
+// and hands the Lease to a Ready pod of the new colour, which leads as soon as its watch of the Lease shows it
+// so (with no such pod it releases the Lease, and the first manager of the new colour to see it takes it). The
 // preview never leads. Leadership can be lost and gained again while the process runs on as a Ready standby.
 package leadership
 
@@ -47,6 +48,10 @@ type Config struct {
 	ActiveService string
 	// PodTemplateHash is this pod's PodTemplateHashLabel; required with ActiveService.
 	PodTemplateHash string
+	// PodName is this manager's pod. A leader that gives up the Lease hands it to a pod of the active colour by
+	// its name; the manager of that pod leads from the moment its watch shows the Lease handed to it, without a
+	// write of its own. "" outside a pod: Leases handed to a pod are then never this manager's.
+	PodName string
 	// LeaseDuration is how long a Lease that is not renewed stays its holder's; RenewDeadline how long the
 	// leader goes without a successful renewal before it stops leading; RetryPeriod how often it renews. A
 	// standby does not poll: it looks when the Lease or the Service changes, and when a held Lease would expire.
@@ -66,16 +71,19 @@ type Elector struct {
 	cfg  Config
 	wake chan struct{}
 
-	// leaseInformer and serviceInformer watch the Lease and the active Service (nil without one); set by Start.
-	leaseInformer, serviceInformer cache.SharedIndexInformer
+	// leaseInformer and serviceInformer watch the Lease and the active Service (nil without one), podInformer
+	// the pods of each colour (nil without an active Service); set by Start.
+	leaseInformer, serviceInformer, podInformer cache.SharedIndexInformer
 	// conflicted is set when a write of the Lease failed on a conflict: the next read goes to the apiserver.
 	conflicted bool
 
-	// leading, lastRenew, lease and observedAt belong to Run's goroutine.
-	leading    bool
-	lastRenew  time.Time
-	lease      *coordinationv1.Lease
-	observedAt time.Time
+	// leading, lastRenew, lease, observedAt and holderChanged belong to Run's goroutine. holderChanged: the
+	// Lease as last seen names another holder than the version seen before it.
+	leading       bool
+	lastRenew     time.Time
+	lease         *coordinationv1.Lease
+	observedAt    time.Time
+	holderChanged bool
 }
 
 // New checks cfg and returns an Elector.
@@ -107,13 +115,16 @@ func (e *Elector) Start(ctx context.Context) error {
 	e.watch(ctx)
 	synced := []cache.InformerSynced{e.leaseInformer.HasSynced}
 	if e.serviceInformer != nil {
-		synced = append(synced, e.serviceInformer.HasSynced)
+		synced = append(synced, e.serviceInformer.HasSynced, e.podInformer.HasSynced)
 	}
 	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
 		return nil
 	}
-	for {
+	for first := true; ; first = false {
 		d := e.step(ctx)
+		if first {
+			e.cfg.Log.V(1).Info("first decision made", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "reason", d.reason)
+		}
 		var timeout <-chan time.Time
 		var timer clock.Timer
 		if !d.at.IsZero() {
@@ -137,7 +148,7 @@ func (e *Elector) Start(ctx context.Context) error {
 func (e *Elector) step(ctx context.Context) decision {
 	for {
 		o := e.observe(ctx)
-		d := decide(o, timing{renewDeadline: e.cfg.RenewDeadline, retryPeriod: e.cfg.RetryPeriod}, e.cfg.Identity)
+		d := decide(o, timing{renewDeadline: e.cfg.RenewDeadline, retryPeriod: e.cfg.RetryPeriod})
 		if d.action == wait {
 			return d
 		}
@@ -165,15 +176,26 @@ func (e *Elector) observe(ctx context.Context) observation {
 	e.see(lease, now)
 	o.known, o.eligible, o.exists, o.observedAt = true, e.eligible(), lease != nil, e.observedAt
 	o.holder, o.duration = holderOf(lease)
+	o.own = e.owns(o.holder)
+	o.handedOver = o.own && o.holder == e.cfg.PodName && e.holderChanged
 	return o
 }
 
-// see remembers lease, and when it first saw it as it is.
+// see remembers lease, when it first saw it as it is, and whether its holder changed from the version seen before.
 func (e *Elector) see(lease *coordinationv1.Lease, now time.Time) {
 	if e.lease == nil || lease == nil || e.lease.ResourceVersion != lease.ResourceVersion {
 		e.observedAt = now
+		before, _ := holderOf(e.lease)
+		after, _ := holderOf(lease)
+		e.holderChanged = e.lease != nil && lease != nil && before != after
 	}
 	e.lease = lease
+}
+
+// owns reports whether holder is this manager: its identity, or its pod's name, which a previous leader handing
+// the Lease over writes.
+func (e *Elector) owns(holder string) bool {
+	return holder != "" && (holder == e.cfg.Identity || holder == e.cfg.PodName)
 }
 
 // act carries out d, decided at now. It reports whether to observe again at once (the Lease moved under it,
@@ -186,6 +208,10 @@ func (e *Elector) act(ctx context.Context, d decision, now time.Time) (again boo
 	switch d.action {
 	case create:
 		lease, err = e.createLease(rctx, now)
+	case accept:
+		e.lastRenew = e.observedAt
+		e.startLeading(d.reason)
+		return false
 	case acquire:
 		lease, err = e.acquireLease(rctx, e.lease, now)
 	case renew:
@@ -242,15 +268,21 @@ func (e *Elector) stopLeading(reason string) {
 	}
 }
 
-// release hands the Lease to nobody if it is still in this manager's name.
+// release gives up the Lease if it is still this manager's: it hands it to the successor, a Ready pod of the
+// active colour, or else to nobody.
 func (e *Elector) release(ctx context.Context) {
 	now := e.cfg.Clock.Now()
-	lease, err := e.releaseLease(ctx, e.lease, now)
+	to := e.successor()
+	lease, err := e.releaseLease(ctx, e.lease, now, to)
 	if err != nil {
 		e.cfg.Log.Info("lease not released; it expires instead", "error", err.Error())
 		return
 	}
 	e.see(lease, now)
+	if to != "" {
+		e.cfg.Log.V(1).Info("lease released", "to", to)
+		return
+	}
 	e.cfg.Log.V(1).Info("lease released")
 }
 

@@ -54,21 +54,31 @@ var short = timing3{lease: 15 * time.Second, renew: 10 * time.Second, retry: 2 *
 
 type timing3 struct{ lease, renew, retry time.Duration }
 
-// ledger records, in order, each contender's "started leading" and "stopped leading" log lines, and every
-// moment two contenders led at once.
+// ledger records, in order, each contender's "started leading" and "stopped leading" log lines, every moment
+// two contenders led at once, and which contenders made their first decision.
 type ledger struct {
 	mu      sync.Mutex
 	events  []string
 	leading map[string]bool
 	overlap []string
+	decided map[string]bool
 }
 
-func newLedger() *ledger { return &ledger{leading: map[string]bool{}} }
+func newLedger() *ledger { return &ledger{leading: map[string]bool{}, decided: map[string]bool{}} }
+
+// Decided reports whether who has made its first decision, on the Lease as its watch delivered it.
+func (l *ledger) Decided(who string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.decided[who]
+}
 
 func (l *ledger) record(who, msg string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch msg {
+	case "first decision made":
+		l.decided[who] = true
 	case "started leading":
 		for other, on := range l.leading {
 			if on && other != who {
@@ -125,9 +135,11 @@ type contender struct {
 // contenderOpts are how a test starts a contender.
 type contenderOpts struct {
 	ns, activeService, hash string
-	timing                  timing3
-	clock                   *clocktesting.FakeClock
-	ledger                  *ledger
+	// pod is the contender's pod (Config.PodName); "" outside a pod.
+	pod    string
+	timing timing3
+	clock  *clocktesting.FakeClock
+	ledger *ledger
 	// config reaches the apiserver; nil means the test environment's.
 	config *rest.Config
 }
@@ -144,7 +156,7 @@ func startContender(t *testing.T, name string, o contenderOpts) *contender {
 		t.Fatal(err)
 	}
 	fence := &Fence{}
-	e, err := New(Config{Client: c, Namespace: o.ns, Name: leaseName, Identity: name, ActiveService: o.activeService,
+	e, err := New(Config{Client: c, Namespace: o.ns, Name: leaseName, Identity: name, PodName: o.pod, ActiveService: o.activeService,
 		PodTemplateHash: o.hash, LeaseDuration: o.timing.lease, RenewDeadline: o.timing.renew, RetryPeriod: o.timing.retry,
 		ReleaseOnCancel: true, Fence: fence, Clock: o.clock, Log: logr.New(ledgerSink{who: name, l: o.ledger})})
 	if err != nil {
@@ -170,6 +182,22 @@ func activeService(t *testing.T, ns, name, hash string) {
 		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": "manager", PodTemplateHashLabel: hash},
 			Ports: []corev1.ServicePort{{Port: 443}}}}
 	NewWithT(t).Expect(k8s.Create(context.Background(), svc)).To(Succeed())
+}
+
+// colourPod creates pod name of colour hash in ns, with its Ready condition ready, as a manager pod of the
+// Rollout that the kubelet reports.
+func colourPod(t *testing.T, ns, name, hash string, ready bool) {
+	t.Helper()
+	g := NewWithT(t)
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{"app": "manager", PodTemplateHashLabel: hash}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager", Image: "manager"}}}}
+	g.Expect(k8s.Create(context.Background(), pod)).To(Succeed())
+	status := corev1.ConditionFalse
+	if ready {
+		status = corev1.ConditionTrue
+	}
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: status}}
+	g.Expect(k8s.Status().Update(context.Background(), pod)).To(Succeed())
 }
 
 // promote moves the active Service's selector to hash, as Argo Rollouts does at promote, abort or undo.

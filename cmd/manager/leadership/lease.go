@@ -76,7 +76,7 @@ func (e *Elector) createLease(ctx context.Context, now time.Time) (*coordination
 func (e *Elector) acquireLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time) (*coordinationv1.Lease, error) {
 	l := cur.DeepCopy()
 	t := metav1.NewMicroTime(now)
-	if ptr.Deref(l.Spec.HolderIdentity, "") != e.cfg.Identity {
+	if !e.owns(ptr.Deref(l.Spec.HolderIdentity, "")) {
 		l.Spec.LeaseTransitions = ptr.To(ptr.Deref(l.Spec.LeaseTransitions, 0) + 1)
 		l.Spec.AcquireTime = &t
 	}
@@ -86,28 +86,36 @@ func (e *Elector) acquireLease(ctx context.Context, cur *coordinationv1.Lease, n
 	return e.updateLease(ctx, l, "taking")
 }
 
-// renewLease renews cur, which this manager holds.
+// renewLease renews cur, which this manager holds, in its identity (a Lease handed over names only its pod).
 func (e *Elector) renewLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time) (*coordinationv1.Lease, error) {
 	l := cur.DeepCopy()
 	t := metav1.NewMicroTime(now)
+	l.Spec.HolderIdentity = ptr.To(e.cfg.Identity)
 	l.Spec.RenewTime = &t
 	l.Spec.LeaseDurationSeconds = e.durationSeconds()
 	return e.updateLease(ctx, l, "renewing")
 }
 
-// releaseLease hands cur to nobody: no holder and a one-second duration, as client-go's elector releases, so
-// that every contender sees it free at once, and returns the Lease as written. It is a no-op (cur) when cur is
-// not in this manager's name.
-func (e *Elector) releaseLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time) (*coordinationv1.Lease, error) {
-	if cur == nil || ptr.Deref(cur.Spec.HolderIdentity, "") != e.cfg.Identity {
+// releaseLease hands cur to the pod to, which then holds it for a lease duration from now; with to "", to
+// nobody: no holder and a one-second duration, as client-go's elector releases, so that every contender sees it
+// free at once. It returns the Lease as written, and is a no-op (cur) when cur is not this manager's.
+func (e *Elector) releaseLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time, to string) (*coordinationv1.Lease, error) {
+	if cur == nil || !e.owns(ptr.Deref(cur.Spec.HolderIdentity, "")) {
 		return cur, nil
 	}
 	l := cur.DeepCopy()
 	t := metav1.NewMicroTime(now)
-	l.Spec.HolderIdentity = nil
-	l.Spec.LeaseDurationSeconds = ptr.To[int32](1)
 	l.Spec.RenewTime = &t
-	return e.updateLease(ctx, l, "releasing")
+	if to == "" {
+		l.Spec.HolderIdentity = nil
+		l.Spec.LeaseDurationSeconds = ptr.To[int32](1)
+		return e.updateLease(ctx, l, "releasing")
+	}
+	l.Spec.HolderIdentity = ptr.To(to)
+	l.Spec.LeaseDurationSeconds = e.durationSeconds()
+	l.Spec.AcquireTime = &t
+	l.Spec.LeaseTransitions = ptr.To(ptr.Deref(l.Spec.LeaseTransitions, 0) + 1)
+	return e.updateLease(ctx, l, "handing over")
 }
 
 // updateLease writes l.
