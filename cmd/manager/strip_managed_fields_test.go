@@ -22,21 +22,27 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
 	"github.com/siteops/siteops/apis/batch/v1/cronjobtest"
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/controllers/guestbook"
 	"github.com/siteops/siteops/test/testenv"
 )
 
 // TestCacheHoldsObjectsWithoutManagedFields reads a CronJob and a Job the apiserver stored with managedFields
 // through a cache built with cacheOptions: both come back without managedFields and otherwise whole (spec,
-// owner reference, labels); of two pods, the cache holds only the one with the Guestbook label. TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
+// owner reference, labels); of two pods, the cache holds only the one with the Guestbook label; a Deployment
+// two field managers wrote keeps the Guestbook controller's entry only. TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
 // This file sorts after metrics_scrape_test.go on purpose: that test sets controller-runtime's logger, which
 // can be set only once and is set to discard by the first log call after 30 s of the test binary's life.
 func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
@@ -66,6 +72,17 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g.Expect(k8s.Create(ctx, labelled)).To(Succeed())
 	g.Expect(k8s.Create(ctx, other)).To(Succeed())
 
+	apply := appsv1ac.Deployment("gb", "cache").WithSpec(appsv1ac.DeploymentSpec().WithReplicas(1).
+		WithSelector(metav1ac.LabelSelector().WithMatchLabels(map[string]string{"app": "gb"})).
+		WithTemplate(corev1ac.PodTemplateSpec().WithLabels(map[string]string{"app": "gb"}).
+			WithSpec(corev1ac.PodSpec().WithContainers(corev1ac.Container().WithName("c").WithImage("busybox")))))
+	g.Expect(k8s.Apply(ctx, apply, client.FieldOwner(guestbook.FieldOwner))).To(Succeed())
+	dep := &appsv1.Deployment{}
+	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: "cache", Name: "gb"}, dep)).To(Succeed())
+	dep.Labels = map[string]string{"by": "someone-else"}
+	g.Expect(k8s.Update(ctx, dep, client.FieldOwner("someone-else"))).To(Succeed())
+	g.Expect(dep.ManagedFields).To(HaveLen(2))
+
 	opts := cacheOptions(newSelectorFlag(mainShard).Selector()) // the main manager's, the default
 	opts.Scheme = env.Scheme
 	c, err := cache.New(env.Config, opts)
@@ -82,6 +99,12 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g.Expect(metav1.GetControllerOf(&cachedJob).UID).To(Equal(cj.UID))
 	g.Expect(cachedJob.Spec.Template.Spec.Containers).To(Equal(job.Spec.Template.Spec.Containers))
 	g.Expect(cachedCJ.Spec.Schedule).To(Equal(cj.Spec.Schedule))
+
+	var cachedDep appsv1.Deployment
+	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(dep), &cachedDep) }, time.Minute).Should(Succeed())
+	g.Expect(cachedDep.ManagedFields).To(HaveLen(1))
+	g.Expect(cachedDep.ManagedFields[0].Manager).To(Equal(guestbook.FieldOwner))
+	g.Expect(cachedDep.Labels).To(Equal(dep.Labels))
 
 	// Pods: only the Guestbook's.
 	var pods corev1.PodList

@@ -22,11 +22,13 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -61,10 +63,11 @@ func (c *applyCounter) Take() map[string]int {
 	return out
 }
 
-// TestGuestbookAppliesAServiceOnlyWhenItDiffers reconciles by hand, in a namespace no manager of the package
-// watches: the first reconcile applies both Services; the next sends neither, as nothing differs; a selector
-// someone changed is applied back, and a deleted Service is created again, each with one apply of that Service.
-func TestGuestbookAppliesAServiceOnlyWhenItDiffers(t *testing.T) {
+// TestGuestbookAppliesItsChildrenOnlyWhenTheyDiffer reconciles by hand, in a namespace no manager of the
+// package watches: the first reconcile applies the Deployment and both Services; the next sends no apply, as
+// nothing differs. A selector someone changed is applied back, and a deleted Service is created again, each with
+// one apply of that Service; a new size is one apply of the Deployment, and so are replicas someone else set.
+func TestGuestbookAppliesItsChildrenOnlyWhenTheyDiffer(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: unmanagedAppliesNamespace}}
@@ -83,19 +86,31 @@ func TestGuestbookAppliesAServiceOnlyWhenItDiffers(t *testing.T) {
 
 	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Deployment applies": 1, "Service applies": 1, "Service applies-standby": 1}),
 		"the Deployment and both Services")
-	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Deployment applies": 1}), "the Deployment only: both Services are as applied")
+	g.Expect(reconcileOnce()).To(BeEmpty(), "nothing: the Deployment and both Services are as applied")
 
 	active := &corev1.Service{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns.Name, Name: "applies"}, active)).To(Succeed())
 	active.Spec.Selector[webappv1.LabelRole] = webappv1.RoleStandby
 	g.Expect(k8s.Update(ctx, active)).To(Succeed())
-	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Deployment applies": 1, "Service applies": 1}), "the Deployment and the changed Service")
+	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Service applies": 1}), "the changed Service")
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns.Name, Name: "applies"}, active)).To(Succeed())
 	g.Expect(active.Spec.Selector).To(HaveKeyWithValue(webappv1.LabelRole, webappv1.RoleActive), "the drift is put back")
 
 	standbySvc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns.Name, Name: "applies-standby"}}
 	g.Expect(k8s.Delete(ctx, standbySvc)).To(Succeed())
-	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Deployment applies": 1, "Service applies-standby": 1}),
-		"the Deployment and the deleted Service")
+	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Service applies-standby": 1}), "the deleted Service")
 	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(standbySvc), &corev1.Service{})).To(Succeed())
+
+	g.Expect(k8s.Patch(ctx, gb, client.RawPatch("application/merge-patch+json", []byte(`{"spec":{"size":2}}`)))).To(Succeed())
+	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Deployment applies": 1}), "the new size")
+	g.Expect(reconcileOnce()).To(BeEmpty())
+
+	dep := &appsv1.Deployment{}
+	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns.Name, Name: "applies"}, dep)).To(Succeed())
+	g.Expect(dep.Spec.Replicas).To(HaveValue(BeEquivalentTo(2)))
+	dep.Spec.Replicas = ptr.To[int32](5)
+	g.Expect(k8s.Update(ctx, dep, client.FieldOwner("someone-else"))).To(Succeed())
+	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Deployment applies": 1}), "replicas someone else set")
+	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(dep), dep)).To(Succeed())
+	g.Expect(dep.Spec.Replicas).To(HaveValue(BeEquivalentTo(2)), "the drift is put back")
 }

@@ -35,7 +35,7 @@ import (
 // configMountPath is where the Guestbook's ConfigMap is mounted in every pod.
 const configMountPath = "/etc/guestbook"
 
-// reconcileWorkload applies the Guestbook's Deployment. It waits (does nothing) while the
+// reconcileWorkload applies the Guestbook's Deployment when it differs from what the cache holds. It waits (does nothing) while the
 // ConfigMap is missing: a new Deployment could not mount it, and an existing one keeps running as it is.
 //
 // The workload is a Deployment, not a StatefulSet: the pods are interchangeable (the ConfigMap is their only
@@ -48,20 +48,26 @@ func (r *Reconciler) reconcileWorkload(ctx context.Context, st *scope) error {
 	if !st.configFound {
 		return nil
 	}
-	if err := r.apply(ctx, desiredDeployment(st.gb, st.configHash)); err != nil {
+	want := desiredDeployment(st.gb, st.configHash)
+	if r.deploymentUpToDate(ctx, want) {
+		return nil
+	}
+	if err := r.apply(ctx, want); err != nil {
 		return fmt.Errorf("applying Deployment %s: %w", st.gb.Name, err)
 	}
 	return nil
 }
 
-// fieldOwner is the field manager of everything the controller applies.
-const fieldOwner = "siteops-guestbook"
+// FieldOwner is the field manager of everything the controller applies. The manager's cache keeps this field
+// manager's managedFields entry on Deployments (and drops every other), so that a reconcile can tell, without a
+// request, whether its apply would change anything (deploymentUpToDate).
+const FieldOwner = "siteops-guestbook"
 
-// apply sends obj as a server-side apply owned by fieldOwner, taking over fields another manager changed
+// apply sends obj as a server-side apply owned by FieldOwner, taking over fields another manager changed
 // (the controller owns what it applies: drift is put back). An apply that changes nothing changes nothing on
 // the server either.
 func (r *Reconciler) apply(ctx context.Context, obj runtime.ApplyConfiguration) error {
-	return r.Apply(ctx, obj, client.FieldOwner(fieldOwner), client.ForceOwnership)
+	return r.Apply(ctx, obj, client.FieldOwner(FieldOwner), client.ForceOwnership)
 }
 
 // selectorLabels select a Guestbook's pods; they never change, as a Deployment's selector cannot.
