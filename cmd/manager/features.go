@@ -39,8 +39,8 @@ import (
 // setupFeatures registers every reconciler, webhook and the push receiver with the manager. Every controller
 // runs through a standby.Gate that asks fence on each reconcile: while the manager leads, the leader's
 // reconciler, whose writes the fence refuses the moment leadership is lost; otherwise, with shadow mode, the
-// CronJob and Guestbook controllers over a dry-run write recorder and an observer that measures nothing, and
-// the leader-only controllers not at all. Each gain of leadership re-queues every object. The controllers
+// CronJob and Guestbook controllers over a dry-run write recorder and an observer that measures nothing, each
+// object at most once per --shadow-interval, and the leader-only controllers not at all. Each gain of leadership re-queues every object. The controllers
 // themselves do not know.
 func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadership.Fence, tlsOpts []func(*tls.Config)) error {
 	wc := newWriteClients(mgr, fence)
@@ -54,9 +54,9 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 	// while leading.
 	standbyOf := func(twin reconcile.Reconciler) func(*builder.Builder, controller.Options, client.ObjectList, reconcile.Reconciler) error {
 		if !o.shadow {
-			return standby.Completer(mgr, fence, standby.Idle{})
+			return standby.Completer(mgr, fence, standby.Idle{}, 0)
 		}
-		return standby.Completer(mgr, fence, twin)
+		return standby.Completer(mgr, fence, twin, o.shadowInterval)
 	}
 
 	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk,
@@ -78,7 +78,7 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 	// SiteSync pushes to Git, which has no dry run: it is not shadowed and runs only on the leader.
 	ss := &sitesync.Reconciler{Client: wc.leader, APIReader: mgr.GetAPIReader(), Scheme: mgr.GetScheme(),
 		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir,
-		Complete: standby.Completer(mgr, fence, standby.Idle{})}
+		Complete: standby.Completer(mgr, fence, standby.Idle{}, 0)}
 	if err := ss.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the SiteSync controller: %w", err)
 	}

@@ -57,6 +57,7 @@ type options struct {
 	workDir                               string
 	shadow, secureShadow                  bool
 	shadowAddr                            string
+	shadowInterval                        time.Duration
 	certSource, certSecret, certNamespace string
 	certService, certHosts                string
 	mutatingWebhook, validatingWebhook    string
@@ -88,6 +89,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the manager stops (SIGTERM), so a standby takes over at once instead of waiting for the lease to expire. Off is controller-runtime's default.")
 	fs.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops", "Folder for Git clones of SiteSync sources and targets.")
 	fs.BoolVar(&o.shadow, "shadow", true, "While not leading, run the CronJob and Guestbook reconcilers with every write sent as a server-side dry run, and report what they would change.")
+	fs.DurationVar(&o.shadowInterval, "shadow-interval", time.Second, "With --shadow: the least time between two dry-run reconciles of one object, however often it changes; a change within it is reconciled at its end. 0: every change at once.")
 	fs.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the shadow report (GET /shadow, GET /writes); \"0\" disables it.")
 	fs.BoolVar(&o.secureShadow, "shadow-secure", true, "Serve the shadow report over HTTPS with the metrics endpoint's authentication and authorization: a bearer token allowed to get the non-resource URLs /shadow and /writes (ClusterRole shadow-reader). Off: plain HTTP, no authentication.")
 	fs.StringVar(&o.certSource, "cert-source", certSourceFiles, "Webhook serving certificate: \"files\" reads --webhook-cert-dir (cert-manager's Secret mounted there); \"self\" keeps a CA and certificate in --cert-secret, writes them to --webhook-cert-dir (default a folder under the OS temp dir) and injects the CA into the webhook configurations.")

@@ -19,6 +19,7 @@ package standby
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/utils/ptr"
@@ -49,15 +50,21 @@ type Gate struct {
 	Leadership Leadership
 	Leader     reconcile.Reconciler
 	Standby    reconcile.Reconciler
+	// Pace spaces the Standby reconciles of each object; nil does not.
+	Pace *Pacer
 }
 
-// Reconcile dispatches to Leader or Standby. A Standby reconcile still running when the manager starts leading
-// is cancelled and ends without error: the object is queued again by the resync on election (Completer), so the
-// leader's reconcile does not wait for the standby's dry runs to finish.
+// Reconcile dispatches to Leader or Standby. A Standby reconcile that comes sooner than Pace allows is queued
+// again for later. A Standby reconcile still running when the manager starts leading is cancelled and ends
+// without error: the object is queued again by the resync on election (Completer), so the leader's reconcile
+// does not wait for the standby's dry runs to finish.
 func (g Gate) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	gained := g.Leadership.Gained()
 	if g.Leadership.Leading() {
 		return g.Leader.Reconcile(ctx, req)
+	}
+	if d := g.Pace.Wait(req); d > 0 {
+		return reconcile.Result{RequeueAfter: d}, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -88,10 +95,10 @@ func (Idle) Reconcile(context.Context, reconcile.Request) (reconcile.Result, err
 }
 
 // Completer is a controller completer (the Complete field of siteops' reconcilers) that runs the controller
-// through a Gate over the reconciler it completes (the leader's) and standby. The controller runs without
-// waiting for leadership and re-queues every object of its kind each time the manager starts leading, so the
-// leader acts on what the standby only looked at.
-func Completer(mgr manager.Manager, l Leadership, standby reconcile.Reconciler) func(*builder.Builder, controller.Options,
+// through a Gate over the reconciler it completes (the leader's) and standby, with standby's reconciles of each
+// object at least pace apart. The controller runs without waiting for leadership and re-queues every object of
+// its kind each time the manager starts leading, so the leader acts on what the standby only looked at.
+func Completer(mgr manager.Manager, l Leadership, standby reconcile.Reconciler, pace time.Duration) func(*builder.Builder, controller.Options,
 	client.ObjectList, reconcile.Reconciler) error {
 	return func(b *builder.Builder, opts controller.Options, list client.ObjectList, leader reconcile.Reconciler) error {
 		events := make(chan event.GenericEvent)
@@ -101,7 +108,7 @@ func Completer(mgr manager.Manager, l Leadership, standby reconcile.Reconciler) 
 		opts.NeedLeaderElection = ptr.To(false)
 		return b.WithOptions(opts).
 			WatchesRawSource(source.Channel(events, &handler.EnqueueRequestForObject{})).
-			Complete(Gate{Leadership: l, Leader: leader, Standby: standby})
+			Complete(Gate{Leadership: l, Leader: leader, Standby: standby, Pace: &Pacer{Interval: pace}})
 	}
 }
 
