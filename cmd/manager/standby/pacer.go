@@ -45,11 +45,7 @@ func (p *Pacer) Wait(req reconcile.Request) time.Duration {
 	if p == nil || p.Interval <= 0 {
 		return 0
 	}
-	c := p.Clock
-	if c == nil {
-		c = clock.RealClock{}
-	}
-	now := c.Now()
+	now := p.now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if t, ok := p.last[req]; ok {
@@ -57,12 +53,37 @@ func (p *Pacer) Wait(req reconcile.Request) time.Duration {
 			return d
 		}
 	}
+	p.note(req, now)
+	return 0
+}
+
+// Note notes a reconcile of req that is not the standby's (the leader's): the next standby reconcile of req is
+// paced from now.
+func (p *Pacer) Note(req reconcile.Request) {
+	if p == nil || p.Interval <= 0 {
+		return
+	}
+	now := p.now()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.note(req, now)
+}
+
+// now is the pacer's clock's time.
+func (p *Pacer) now() time.Time {
+	if p.Clock == nil {
+		return time.Now()
+	}
+	return p.Clock.Now()
+}
+
+// note records a reconcile of req at now; p.mu is held.
+func (p *Pacer) note(req reconcile.Request, now time.Time) {
 	if p.last == nil {
 		p.last = map[reconcile.Request]time.Time{}
 	}
 	p.last[req] = now
 	p.prune(now)
-	return 0
 }
 
 // prune drops the entries whose interval is over (they no longer put anything off) once last has doubled since

@@ -75,7 +75,8 @@ func (c *countingReconciler) Reconcile(context.Context, reconcile.Request) (reco
 
 // TestGatePacesTheStandbyOnly: while the manager does not lead, a second reconcile within the interval does not
 // reach the standby and is queued again for the interval's end; once the manager leads, every reconcile reaches
-// the leader at once.
+// the leader at once; once it has stopped leading, the standby's first reconcile waits an interval from the
+// leader's last.
 func TestGatePacesTheStandbyOnly(t *testing.T) {
 	g := NewWithT(t)
 	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
@@ -99,4 +100,15 @@ func TestGatePacesTheStandbyOnly(t *testing.T) {
 		g.Expect(res).To(Equal(reconcile.Result{}))
 	}
 	g.Expect(leader.calls).To(Equal(3))
+
+	// Leadership lost: the standby's first reconcile waits an interval from the leader's last.
+	clk.SetTime(clk.Now().Add(2 * time.Second))
+	_, err = gate.Reconcile(ctx, gbRequest)
+	g.Expect(err).NotTo(HaveOccurred())
+	fence.Revoke()
+	clk.SetTime(clk.Now().Add(400 * time.Millisecond))
+	res, err = gate.Reconcile(ctx, gbRequest)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(res).To(Equal(reconcile.Result{RequeueAfter: 600 * time.Millisecond}))
+	g.Expect(standby.calls).To(Equal(1))
 }
