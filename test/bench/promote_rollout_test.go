@@ -257,10 +257,12 @@ func (f *promoteFixture) promote(tb testing.TB, h *podproc.Harness, setup promot
 		tb.Fatalf("%s promote %d: kubectl argo rollouts promote: %v\n%s", setup.name, i, err, out)
 	}
 	promoted := time.Now()
-	waitUntil(tb, 2*time.Minute, fmt.Sprintf("%s promote %d: the new colour writes", setup.name, i), func() bool { return wrote(cur) })
+	// The old colour's scale-down comes seconds after the hand-off: waiting for it first keeps the harness from
+	// reading the new colour's whole log every poll while the hand-off is being timed.
 	waitUntil(tb, 2*time.Minute, fmt.Sprintf("%s promote %d: the old colour scaled down and its process exited", setup.name, i), func() bool {
 		return old.Terminated() && exited(old.Exited())
 	})
+	waitUntil(tb, 2*time.Minute, fmt.Sprintf("%s promote %d: the new colour writes", setup.name, i), func() bool { return wrote(cur) })
 	if d := os.Getenv(envHandoffLogs); d != "" {
 		_ = os.WriteFile(filepath.Join(d, fmt.Sprintf("%s-%d-old.log", setup.ns, i)), []byte(old.Logs()), 0o644)
 		_ = os.WriteFile(filepath.Join(d, fmt.Sprintf("%s-%d-new.log", setup.ns, i)), []byte(cur.Logs()), 0o644)
