@@ -86,12 +86,17 @@ func (h *leaseHistory) since(i int) []string {
 	return append([]string(nil), h.holders[min(i, len(h.holders)):]...)
 }
 
-// heldBy returns the holders of hs that belong to pod ("<pod>_<uuid>", or "<pod>" as the previous leader
-// hands the Lease over); with pod "", every holder (not a release).
+// holds reports whether Lease holder h is pod's manager: "<pod>_<uuid>", or "<pod>" as the previous leader
+// hands the Lease over.
+func holds(h, pod string) bool {
+	return h == pod || strings.HasPrefix(h, pod+"_")
+}
+
+// heldBy returns the holders of hs that belong to pod (holds); with pod "", every holder (not a release).
 func heldBy(hs []string, pod string) []string {
 	var got []string
 	for _, h := range hs {
-		if h != "" && (pod == "" || h == pod || strings.HasPrefix(h, pod+"_")) {
+		if h != "" && (pod == "" || holds(h, pod)) {
 			got = append(got, h)
 		}
 	}

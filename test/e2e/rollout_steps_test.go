@@ -141,7 +141,7 @@ func (u *upgradeRun) promote(from, fromHash, to, toHash string) {
 		t.Fatalf("the old pod %s's process was stopped before the new pod %s's manager led", from, to)
 	}
 	for _, h := range u.leases.since(mark) {
-		if h != "" && !strings.HasPrefix(h, from+"_") && !strings.HasPrefix(h, to+"_") {
+		if h != "" && !holds(h, from) && !holds(h, to) {
 			t.Fatalf("Lease held by %q during the promote from %s to %s (holders %v)", h, from, to, u.leases.since(mark))
 		}
 	}

@@ -139,7 +139,7 @@ func (p *Process) Ready() bool {
 // Mode is the process' shadow-report mode (see ShadowMode).
 func (p *Process) Mode() string { return ShadowMode(p.ShadowPort) }
 
-// LoopbackPort asks the kernel for an unused port on 127.0.0.1.
+// LoopbackPort asks the kernel for an unused port on 127.0.0.1, one this process has not been given before.
 func LoopbackPort(tb testing.TB) int {
 	tb.Helper()
 	port, err := FreeLoopbackPort()
@@ -149,14 +149,30 @@ func LoopbackPort(tb testing.TB) int {
 	return port
 }
 
+// givenPorts are the ports FreeLoopbackPort has handed out in this process. The kernel may give a port again
+// once the listener that found it is closed, and a manager started with two of its listeners on the same port
+// fails to bind the second ("address already in use").
+var givenPorts = struct {
+	sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
+
 // FreeLoopbackPort is LoopbackPort outside a test.
 func FreeLoopbackPort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
+	givenPorts.Lock()
+	defer givenPorts.Unlock()
+	for {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, err
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		_ = l.Close()
+		if !givenPorts.ports[port] {
+			givenPorts.ports[port] = true
+			return port, nil
+		}
 	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // Exited is closed once the process has exited.
