@@ -90,6 +90,35 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
+// colourPair is blue leading and green, its successor-to-be, watching, each in the pod "manager-<colour>" and
+// with its requests counted.
+type colourPair struct {
+	blue, green       *contender
+	blueLog, greenLog *requestLog
+	clock             *clocktesting.FakeClock
+	ledger            *ledger
+}
+
+// startColourPair starts blue as the active colour of Service "active" in ns, waits for it to lead and to have
+// created the Lease (its only request worth counting at start: it may read the Lease its watch does not have
+// yet, once or again), then starts green and waits until green has decided on blue's Lease.
+func startColourPair(t *testing.T, ns string, tm timing3) colourPair {
+	t.Helper()
+	g := NewWithT(t)
+	activeService(t, ns, "active", "blue")
+	p := colourPair{blueLog: &requestLog{}, greenLog: &requestLog{}, clock: clocktesting.NewFakeClock(t0), ledger: newLedger()}
+	opts := func(hash string, r *requestLog) contenderOpts {
+		return contenderOpts{ns: ns, activeService: "active", hash: hash, pod: "manager-" + hash, timing: tm, clock: p.clock,
+			ledger: p.ledger, config: r.config()}
+	}
+	p.blue = startContender(t, "blue", opts("blue", p.blueLog))
+	g.Eventually(p.blue.fence.Leading, eventually).Should(BeTrue())
+	p.green = startContender(t, "green", opts("green", p.greenLog))
+	g.Expect(p.blueLog.Take()).To(HaveKeyWithValue("POST leases", 1), "blue created the Lease")
+	g.Eventually(func() bool { return p.ledger.Decided("green") }, eventually).Should(BeTrue(), "green saw blue's Lease")
+	return p
+}
+
 // TestHandOffIsOneLeaseWriteAndNoRead promotes with two contenders, each in a Ready pod of its colour, whose
 // clocks move only when the test steps them: the old leader hands the Lease to the new colour's pod, one Lease
 // update, and the new colour leads on what its watch shows, with no request of its own; neither reads the Lease
@@ -98,36 +127,23 @@ func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { re
 func TestHandOffIsOneLeaseWriteAndNoRead(t *testing.T) {
 	g := NewWithT(t)
 	ns := newNamespace(t, "handoff-requests")
-	activeService(t, ns, "active", "blue")
 	colourPod(t, ns, "manager-blue", "blue", true)
 	colourPod(t, ns, "manager-green", "green", true)
-	clk, l := clocktesting.NewFakeClock(t0), newLedger()
-	blueLog, greenLog := &requestLog{}, &requestLog{}
-	opts := func(hash string, r *requestLog) contenderOpts {
-		return contenderOpts{ns: ns, activeService: "active", hash: hash, pod: "manager-" + hash, timing: short, clock: clk,
-			ledger: l, config: r.config()}
-	}
-	blue := startContender(t, "blue", opts("blue", blueLog))
-	g.Eventually(blue.fence.Leading, eventually).Should(BeTrue())
-	green := startContender(t, "green", opts("green", greenLog))
-	// At start blue reads the Lease its watch does not have yet (once, or again when a wake-up comes before the
-	// watch shows the Lease it created), and creates it.
-	g.Expect(blueLog.Take()).To(HaveKeyWithValue("POST leases", 1), "blue created the Lease")
-	g.Eventually(func() bool { return l.Decided("green") }, eventually).Should(BeTrue(), "green saw blue's Lease")
+	p := startColourPair(t, ns, short)
 
 	promote(t, ns, "active", "green")
-	g.Eventually(green.fence.Leading, eventually).Should(BeTrue())
+	g.Eventually(p.green.fence.Leading, eventually).Should(BeTrue())
 	g.Expect(holder(g, ns)).To(Equal("manager-green"), "handed to green's pod")
-	g.Expect(blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the hand-over only")
-	g.Expect(greenLog.Take()).To(BeEmpty(), "green: no request before it leads")
-	g.Expect(l.Events()).To(Equal([]string{"blue started", "blue stopped", "green started"}))
-	g.Expect(l.Overlaps()).To(BeEmpty())
+	g.Expect(p.blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the hand-over only")
+	g.Expect(p.greenLog.Take()).To(BeEmpty(), "green: no request before it leads")
+	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped", "green started"}))
+	g.Expect(p.ledger.Overlaps()).To(BeEmpty())
 
-	clk.Step(short.retry)
+	p.clock.Step(short.retry)
 	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("green"), "green's first renewal")
-	g.Expect(greenLog.Take()).To(Equal(map[string]int{"PUT leases": 1}))
-	g.Expect(green.fence.Leading()).To(BeTrue())
-	g.Expect(l.Events()).To(HaveLen(3))
+	g.Expect(p.greenLog.Take()).To(Equal(map[string]int{"PUT leases": 1}))
+	g.Expect(p.green.fence.Leading()).To(BeTrue())
+	g.Expect(p.ledger.Events()).To(HaveLen(3))
 }
 
 // TestHandOffWithoutAReadyPodOfTheNewColourReleasesTheLease promotes when the new colour has no Ready pod the
@@ -136,26 +152,16 @@ func TestHandOffIsOneLeaseWriteAndNoRead(t *testing.T) {
 func TestHandOffWithoutAReadyPodOfTheNewColourReleasesTheLease(t *testing.T) {
 	g := NewWithT(t)
 	ns := newNamespace(t, "handoff-release")
-	activeService(t, ns, "active", "blue")
 	colourPod(t, ns, "manager-green", "green", false)
-	clk, l := clocktesting.NewFakeClock(t0), newLedger()
-	blueLog, greenLog := &requestLog{}, &requestLog{}
-	opts := func(hash string, r *requestLog) contenderOpts {
-		return contenderOpts{ns: ns, activeService: "active", hash: hash, pod: "manager-" + hash, timing: never, clock: clk,
-			ledger: l, config: r.config()}
-	}
-	blue := startContender(t, "blue", opts("blue", blueLog))
-	g.Eventually(blue.fence.Leading, eventually).Should(BeTrue())
-	green := startContender(t, "green", opts("green", greenLog))
-	g.Expect(blueLog.Take()).To(HaveKeyWithValue("POST leases", 1), "blue created the Lease")
+	p := startColourPair(t, ns, never)
 
 	promote(t, ns, "active", "green")
-	g.Eventually(green.fence.Leading, eventually).Should(BeTrue())
+	g.Eventually(p.green.fence.Leading, eventually).Should(BeTrue())
 	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("green"))
-	g.Expect(blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the release only")
-	g.Expect(greenLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "green: the take-over only")
-	g.Expect(l.Events()).To(Equal([]string{"blue started", "blue stopped", "green started"}))
-	g.Expect(l.Overlaps()).To(BeEmpty())
+	g.Expect(p.blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the release only")
+	g.Expect(p.greenLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "green: the take-over only")
+	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped", "green started"}))
+	g.Expect(p.ledger.Overlaps()).To(BeEmpty())
 }
 
 // TestLeaseLeftInThePodsNameIsTakenWithAWrite starts a manager whose pod the Lease already names, as when the
