@@ -80,7 +80,8 @@ func newElection(cfg *rest.Config, o options, clk clock.Clock) (election, error)
 		return election{}, err
 	}
 	e, err := leadership.New(leadership.Config{Client: cs, Namespace: ns, Name: o.leaderElectionID,
-		Identity: pod + "_" + string(uuid.NewUUID()), PodName: pod, ActiveService: o.activeService, PodTemplateHash: o.podTemplateHash, LeaseDuration: o.leaseDuration,
+		Identity: pod + "_" + string(uuid.NewUUID()), PodName: pod, ActiveService: o.activeService,
+		PodTemplateHash: o.podTemplateHash, LeaseDuration: o.leaseDuration,
 		RenewDeadline: o.renewDeadline, RetryPeriod: o.retry, ReleaseOnCancel: o.releaseOnCancel, Fence: fence,
 		Clock: clk, Log: ctrl.Log.WithName("leader-election")})
 	if err != nil {

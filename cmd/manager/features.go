@@ -40,8 +40,8 @@ import (
 // runs through a standby.Gate that asks fence on each reconcile: while the manager leads, the leader's
 // reconciler, whose writes the fence refuses the moment leadership is lost; otherwise, with shadow mode, the
 // CronJob and Guestbook controllers over a dry-run write recorder and an observer that measures nothing, each
-// object at most once per --shadow-interval, and the leader-only controllers not at all. Each gain of leadership re-queues every object. The controllers
-// themselves do not know.
+// object at most once per --shadow-interval, and the leader-only controllers not at all. Each gain of
+// leadership re-queues every object. The controllers themselves do not know.
 func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadership.Fence, tlsOpts []func(*tls.Config)) error {
 	wc := newWriteClients(mgr, fence)
 	if o.shadowAddr != "0" {

@@ -279,11 +279,7 @@ func (e *Elector) release(ctx context.Context) {
 		return
 	}
 	e.see(lease, now)
-	if to != "" {
-		e.cfg.Log.V(1).Info("lease released", "to", to)
-		return
-	}
-	e.cfg.Log.V(1).Info("lease released")
+	e.cfg.Log.V(1).Info("lease released", "to", describe(to))
 }
 
 // shutdown stops leading when the manager stops and, with ReleaseOnCancel, releases the Lease.

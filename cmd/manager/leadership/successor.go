@@ -47,10 +47,13 @@ func (e *Elector) successor() string {
 		return ""
 	}
 	hash := svc.Spec.Selector[PodTemplateHashLabel]
+	if hash == "" {
+		return ""
+	}
 	var names []string
 	for _, obj := range e.podInformer.GetStore().List() {
 		pod, ok := obj.(*corev1.Pod)
-		if ok && hash != "" && pod.Labels[PodTemplateHashLabel] == hash && pod.Name != e.cfg.PodName &&
+		if ok && pod.Labels[PodTemplateHashLabel] == hash && pod.Name != e.cfg.PodName &&
 			pod.DeletionTimestamp == nil && ready(pod) {
 			names = append(names, pod.Name)
 		}

@@ -29,9 +29,10 @@ import (
 )
 
 // watch starts a watch of the Lease and, with an active Service, of that Service, each limited to the one
-// object by name, and of the pods of each colour (watchColours). Every change wakes the elector, which then decides on what the watch delivered: a promote
-// (the active selector moves), a release or a takeover is acted on as soon as the apiserver tells, not at the
-// next retry period, and without reading either object again first.
+// object by name, and of the pods of each colour (watchColours). Every change of the Lease or the Service wakes
+// the elector, which then decides on what the watch delivered: a promote (the active selector moves), a
+// hand-over, a release or a takeover is acted on as soon as the apiserver tells, not at the next retry period,
+// and without reading either object again first.
 func (e *Elector) watch(ctx context.Context) {
 	e.leaseInformer = e.inform(ctx, e.cfg.Client.CoordinationV1().RESTClient(), "leases", e.cfg.Name, &coordinationv1.Lease{})
 	if e.cfg.ActiveService != "" {

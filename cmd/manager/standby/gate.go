@@ -56,9 +56,10 @@ type Gate struct {
 
 // Reconcile dispatches to Leader or Standby. A Standby reconcile that comes sooner than Pace allows after the
 // object's last reconcile, the leader's included (a manager that just stopped leading does not dry-run at once
-// what it has just written, while the new leader starts), is queued again for later. A Standby reconcile still running when the manager starts leading is cancelled and ends
-// without error: the object is queued again by the resync on election (Completer), so the leader's reconcile
-// does not wait for the standby's dry runs to finish.
+// what it has just written, while the new leader starts), is queued again for later. A Standby reconcile still
+// running when the manager starts leading is cancelled and ends without error: the object is queued again by
+// the resync on election (Completer), so the leader's reconcile does not wait for the standby's dry runs to
+// finish.
 func (g Gate) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	gained := g.Leadership.Gained()
 	if g.Leadership.Leading() {
