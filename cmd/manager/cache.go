@@ -39,9 +39,9 @@ import (
 // cacheOptions are the manager's informer cache options for the shard that shard selects.
 //   - Every cached object drops its managedFields, as kube-controller-manager's informers do: the apiserver
 //     tracks server-side apply's field ownership itself, and on a Job or CronJob they are often a third of the
-//     object (measured with 5,000 CronJobs and 20,000 Jobs). Deployments keep one entry, the Guestbook
-//     controller's (guestbook.FieldOwner): it reads what it last applied there, and sends no apply that would
-//     change nothing.
+//     object (measured with 5,000 CronJobs and 20,000 Jobs). Deployments and Services keep one entry, the
+//     Guestbook controller's (guestbook.FieldOwner): it reads what it last applied there, and sends no apply
+//     that would change nothing.
 //   - Pods are cached only when they carry webappv1.LabelGuestbook: the Guestbook controller is the only reader
 //     and selects by that label, and every other pod in the cluster (each CronJob's Job pods among them)
 //     would otherwise be decoded and kept on every change.
@@ -51,16 +51,15 @@ import (
 //     label: only their metadata is cached, by every shard (the Guestbook controller reads their data uncached).
 //     So are the Argo CD Applications SiteSync watches, which Argo CD creates.
 func cacheOptions(shard labels.Selector) cache.Options {
-	deployments := cache.ByObject{Transform: keepManagedFieldsOf(guestbook.FieldOwner)}
+	applied := cache.ByObject{Transform: keepManagedFieldsOf(guestbook.FieldOwner)}
 	byObject := map[client.Object]cache.ByObject{&corev1.Pod{}: {Label: withRequirements(guestbookPods(), shard)}}
 	if !shard.Empty() {
-		for _, obj := range []client.Object{&batchv1.CronJob{}, &webappv1.Guestbook{}, &gitopsv1alpha1.SiteSync{},
-			&kbatchv1.Job{}, &corev1.Service{}} {
+		for _, obj := range []client.Object{&batchv1.CronJob{}, &webappv1.Guestbook{}, &gitopsv1alpha1.SiteSync{}, &kbatchv1.Job{}} {
 			byObject[obj] = cache.ByObject{Label: shard}
 		}
-		deployments.Label = shard
+		applied.Label = shard
 	}
-	byObject[&appsv1.Deployment{}] = deployments
+	byObject[&appsv1.Deployment{}], byObject[&corev1.Service{}] = applied, applied
 	return cache.Options{
 		DefaultTransform: cache.TransformStripManagedFields(),
 		ByObject:         byObject,

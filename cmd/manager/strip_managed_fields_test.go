@@ -42,7 +42,7 @@ import (
 // TestCacheHoldsObjectsWithoutManagedFields reads a CronJob and a Job the apiserver stored with managedFields
 // through a cache built with cacheOptions: both come back without managedFields and otherwise whole (spec,
 // owner reference, labels); of two pods, the cache holds only the one with the Guestbook label; a Deployment
-// two field managers wrote keeps the Guestbook controller's entry only. TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
+// and a Service two field managers wrote keep the Guestbook controller's entry only. TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
 // This file sorts after metrics_scrape_test.go on purpose: that test sets controller-runtime's logger, which
 // can be set only once and is set to discard by the first log call after 30 s of the test binary's life.
 func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
@@ -82,6 +82,14 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	dep.Labels = map[string]string{"by": "someone-else"}
 	g.Expect(k8s.Update(ctx, dep, client.FieldOwner("someone-else"))).To(Succeed())
 	g.Expect(dep.ManagedFields).To(HaveLen(2))
+	svcApply := corev1ac.Service("gb", "cache").WithSpec(corev1ac.ServiceSpec().WithSelector(map[string]string{"app": "gb"}).
+		WithPorts(corev1ac.ServicePort().WithName("http").WithPort(80)))
+	g.Expect(k8s.Apply(ctx, svcApply, client.FieldOwner(guestbook.FieldOwner))).To(Succeed())
+	svc := &corev1.Service{}
+	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: "cache", Name: "gb"}, svc)).To(Succeed())
+	svc.Labels = map[string]string{"by": "someone-else"}
+	g.Expect(k8s.Update(ctx, svc, client.FieldOwner("someone-else"))).To(Succeed())
+	g.Expect(svc.ManagedFields).To(HaveLen(2))
 
 	opts := cacheOptions(newSelectorFlag(mainShard).Selector()) // the main manager's, the default
 	opts.Scheme = env.Scheme
@@ -105,6 +113,10 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g.Expect(cachedDep.ManagedFields).To(HaveLen(1))
 	g.Expect(cachedDep.ManagedFields[0].Manager).To(Equal(guestbook.FieldOwner))
 	g.Expect(cachedDep.Labels).To(Equal(dep.Labels))
+	var cachedSvc corev1.Service
+	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(svc), &cachedSvc) }, time.Minute).Should(Succeed())
+	g.Expect(cachedSvc.ManagedFields).To(HaveLen(1))
+	g.Expect(cachedSvc.ManagedFields[0].Manager).To(Equal(guestbook.FieldOwner))
 
 	// Pods: only the Guestbook's.
 	var pods corev1.PodList

@@ -41,7 +41,7 @@ func (r *Reconciler) reconcileServices(ctx context.Context, st *scope) error {
 		desiredService(st.gb, st.gb.Name, webappv1.RoleActive),
 		desiredService(st.gb, standbyServiceName(st.gb), webappv1.RoleStandby),
 	} {
-		if r.serviceUpToDate(ctx, svc) {
+		if appliedAlready(ctx, r, &corev1.Service{}, svc, corev1ac.ExtractService) {
 			continue
 		}
 		if err := r.apply(ctx, svc); err != nil {

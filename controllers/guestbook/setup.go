@@ -46,7 +46,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.APIReader == nil {
 		r.APIReader = mgr.GetAPIReader()
 	}
-	warmDeploymentExtraction()
+	warmApplyExtraction()
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &webappv1.Guestbook{}, configMapNameField,
 		func(o client.Object) []string {
 			return []string{o.(*webappv1.Guestbook).Spec.ConfigMapName}

@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -49,7 +50,7 @@ func (r *Reconciler) reconcileWorkload(ctx context.Context, st *scope) error {
 		return nil
 	}
 	want := desiredDeployment(st.gb, st.configHash)
-	if r.deploymentUpToDate(ctx, want) {
+	if appliedAlready(ctx, r, &appsv1.Deployment{}, want, appsv1ac.ExtractDeployment) {
 		return nil
 	}
 	if err := r.apply(ctx, want); err != nil {
@@ -59,8 +60,8 @@ func (r *Reconciler) reconcileWorkload(ctx context.Context, st *scope) error {
 }
 
 // FieldOwner is the field manager of everything the controller applies. The manager's cache keeps this field
-// manager's managedFields entry on Deployments (and drops every other), so that a reconcile can tell, without a
-// request, whether its apply would change anything (deploymentUpToDate).
+// manager's managedFields entry on Deployments and Services (and drops every other), so that a reconcile can
+// tell, without a request, whether its apply would change anything (appliedAlready).
 const FieldOwner = "siteops-guestbook"
 
 // apply sends obj as a server-side apply owned by FieldOwner, taking over fields another manager changed
