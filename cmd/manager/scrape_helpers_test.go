@@ -44,6 +44,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	"github.com/siteops/siteops/test/managerproc"
 	"github.com/siteops/siteops/test/testenv"
 )
 
@@ -63,14 +64,8 @@ func (c offsetClock) Now() time.Time { return time.Now().Add(c.offset) }
 // Since is the time from t to Now.
 func (c offsetClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	NewWithT(t).Expect(err).NotTo(HaveOccurred())
-	defer func() { _ = l.Close() }()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// freePort returns a TCP port on 127.0.0.1 that was free a moment ago (managerproc.LoopbackPort).
+func freePort(t *testing.T) int { return managerproc.LoopbackPort(t) }
 
 // lockedBuffer is a bytes.Buffer safe for the logger's writes while the test reads it.
 type lockedBuffer struct {
