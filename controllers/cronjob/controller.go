@@ -112,7 +112,7 @@ type scope struct {
 // Reconcile runs the steps in order: list and classify the owned Jobs (and update status from them), prune
 // history, honour suspend, plan the schedule, apply the concurrency policy, and start the due Job. The
 // status is patched once, at the end, whatever happened.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, retErr error) {
 	cj := &batchv1.CronJob{}
 	if err := r.Get(ctx, req.NamespacedName, cj); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -150,10 +150,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 				r.writes.wrote(s.key, cj.ResourceVersion, r.clock().Now())
 			}
 		}
-		retErr = errors.Join(kit.Terminal(retErr), patchErr)
+		res, retErr = kit.Finish(res, errors.Join(kit.Terminal(retErr), patchErr))
 	}()
 
-	res, err := kit.RunSteps(ctx, s, []kit.Step[*scope]{
+	res, retErr = kit.RunSteps(ctx, s, []kit.Step[*scope]{
 		{Name: "child jobs", Run: r.reconcileChildJobs},
 		{Name: "history", Run: r.reconcileHistory},
 		{Name: "suspend", Run: r.reconcileSuspend},
@@ -164,7 +164,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 	if res.RequeueAfter > 0 { // the wake-up at the next scheduled time (or the next catch-up run)
 		res.Priority = ptr.To(wakePriority)
 	}
-	return res, err
+	return res, retErr
 }
 
 // reconcileSuspend stops before scheduling when spec.suspend is true; running Jobs are left alone and no

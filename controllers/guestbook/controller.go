@@ -105,7 +105,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.
 	defer func() {
 		r.summarize(st, retErr)
 		retErr = errors.Join(retErr, kit.PatchStatus(ctx, r.Client, before, gb))
-		res, retErr = retryConflict(ctx, res, retErr)
+		res, retErr = kit.Finish(retryConflict(ctx, res, retErr))
 	}()
 
 	res, retErr = kit.RunSteps(ctx, st, []kit.Step[*scope]{

@@ -221,7 +221,7 @@ func (r *Reconciler) finish(ctx context.Context, run *scope, before *gitopsv1alp
 	if _, stalled := kit.AsStall(err); stalled && patchErr == nil {
 		return ctrl.Result{RequeueAfter: jittered(interval(run.obj), r.random())}, nil
 	}
-	return result, errors.Join(err, patchErr)
+	return kit.Finish(result, errors.Join(err, patchErr))
 }
 
 // forget drops what the controller keeps about a deleted SiteSync: its clone cache and lag bookkeeping.

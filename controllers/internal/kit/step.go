@@ -53,6 +53,16 @@ func (f *Flow) RequeueAfter(d time.Duration) {
 	}
 }
 
+// Finish is what a Reconcile returns for the result its steps asked for and its error: with an error,
+// controller-runtime retries with back-off (a terminal error: not at all) and ignores any requeue asked for, so
+// the result is dropped rather than returned beside the error.
+func Finish(res ctrl.Result, err error) (ctrl.Result, error) {
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	return res, nil
+}
+
 // Result is what the steps asked for so far.
 func (f *Flow) Result() ctrl.Result { return f.result }
 

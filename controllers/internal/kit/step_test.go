@@ -23,6 +23,7 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+	ctrl "sigs.k8s.io/controller-runtime"
 )
 
 type testState struct {
@@ -72,4 +73,15 @@ func TestRunStepsRunsInOrderUntilStopOrError(t *testing.T) {
 			g.Expect(res.RequeueAfter).To(Equal(tc.wantReq))
 		})
 	}
+}
+
+func TestFinishDropsTheRequeueBesideAnError(t *testing.T) {
+	g := NewWithT(t)
+	boom := errors.New("status patch refused")
+	res, err := Finish(ctrl.Result{RequeueAfter: time.Minute}, boom)
+	g.Expect(err).To(MatchError(boom))
+	g.Expect(res.IsZero()).To(BeTrue(), "a requeue beside an error is ignored by controller-runtime, with a warning")
+	res, err = Finish(ctrl.Result{RequeueAfter: time.Minute}, nil)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(res.RequeueAfter).To(Equal(time.Minute))
 }
