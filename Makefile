@@ -146,13 +146,13 @@ test-e2e: ## End-to-end tests on the local cluster (hack/local-cluster.sh), buil
 .PHONY: test-load
 test-load: ## Load, not in make test: 5,000 CronJobs */1 for 10 minutes with one manager on the local cluster (SITEOPS_LOAD_CRONJOBS, SITEOPS_LOAD_MINUTES).
 	hack/build-bins.sh etcd kube kwok
-	SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_LOAD_CRONJOBS=$${SITEOPS_LOAD_CRONJOBS:-5000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-10} \
+	SITEOPS_E2E_SITES= SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_LOAD_CRONJOBS=$${SITEOPS_LOAD_CRONJOBS:-5000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-10} \
 	  go test -count=1 -timeout 45m -v -run '^TestCronJobLoad$$' ./test/e2e/...
 
 .PHONY: test-shard-load
 test-shard-load: ## Sharding on the local cluster, not in make test: 1,000 CronJobs over two shards vs one unsharded manager (RSS, CPU), then one shard's manager killed.
 	hack/build-bins.sh etcd kube kwok
-	SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_SHARD_LOAD_CRONJOBS=$${SITEOPS_SHARD_LOAD_CRONJOBS:-1000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-3} \
+	SITEOPS_E2E_SITES= SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_SHARD_LOAD_CRONJOBS=$${SITEOPS_SHARD_LOAD_CRONJOBS:-1000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-3} \
 	  go test -count=1 -timeout 40m -v -run '^TestShardedCronJobLoad$$' ./test/e2e/...
 
 .PHONY: bench

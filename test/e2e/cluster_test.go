@@ -68,8 +68,16 @@ func runMain(m *testing.M) int {
 		portBase, dirName = pb, "e2e-cluster-"+pb
 	}
 	cluster.dir = filepath.Join(cache, dirName)
-	env := append(os.Environ(), "SITEOPS_CLUSTER_DIR="+cluster.dir, "SITEOPS_CLUSTER_PORT_BASE="+portBase,
-		"SITEOPS_CLUSTER_SITES="+fleetSites, "SITEOPS_CLUSTER_SITE_COMPONENTS="+fleetSiteComponents)
+	env := append(os.Environ(), "SITEOPS_CLUSTER_DIR="+cluster.dir, "SITEOPS_CLUSTER_PORT_BASE="+portBase)
+	// SITEOPS_E2E_SITES, when set, replaces fleetSites: empty for a run of tests that need no site cluster (the
+	// load tests), whose figures the sites' control planes would otherwise share the machine with.
+	sites, set := os.LookupEnv("SITEOPS_E2E_SITES")
+	if !set {
+		sites = fleetSites
+	}
+	if sites != "" {
+		env = append(env, "SITEOPS_CLUSTER_SITES="+sites, "SITEOPS_CLUSTER_SITE_COMPONENTS="+fleetSiteComponents)
+	}
 	// Start from a clean state every run: a previous run's objects would hide bugs.
 	down := exec.Command(script, "down", "--wipe")
 	down.Env, down.Stdout, down.Stderr = env, os.Stderr, os.Stderr

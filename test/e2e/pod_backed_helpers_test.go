@@ -81,9 +81,7 @@ func startPodBacked(t *testing.T) *podBacked {
 		cancel()
 		h.Stop()
 		if t.Failed() {
-			for _, p := range h.Processes() {
-				t.Logf("manager of pod %s log (last 8 KiB):\n%s", p.Pod, tail(p.Logs(), 8<<10))
-			}
+			keepManagerLogs(t, h.Processes())
 		}
 		logMu.Lock()
 		logging = false
@@ -102,8 +100,23 @@ func startPodBacked(t *testing.T) *podBacked {
 	return pb
 }
 
-// tail is the last n bytes of s.
-func tail(s string, n int) string { return s[max(0, len(s)-n):] }
+// keepManagerLogs writes the log of each process to a file under the system's temporary folder, which outlives
+// the test, and names the files in one line each: the failure stays among the last lines of the test's output.
+func keepManagerLogs(t *testing.T, procs []*podproc.PodProcess) {
+	dir := filepath.Join(os.TempDir(), "siteops-e2e", strings.ReplaceAll(t.Name(), "/", "_"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Logf("keeping the managers' logs: %v", err)
+		return
+	}
+	for i, p := range procs {
+		path := filepath.Join(dir, fmt.Sprintf("%s-%d.log", p.Pod, i))
+		if err := os.WriteFile(path, []byte(p.Logs()), 0o644); err != nil {
+			t.Logf("keeping the log of pod %s's manager: %v", p.Pod, err)
+			continue
+		}
+		t.Logf("manager of pod %s: log in %s", p.Pod, path)
+	}
+}
 
 // routeLocalToPods writes the local site's e2e-only patches into the source copy work: the manager pods are
 // annotated for the harness (kwok leaves their readiness to it), admission goes to the active Service's proxy,
