@@ -155,6 +155,22 @@ func kubectl(t testing.TB, args ...string) string {
 	return out
 }
 
+// scheduleNamespace creates namespace ns for a test's CronJobs and deletes it when the test ends, after the
+// test's managers have stopped (it is called before they start): the CronJobs would otherwise go on firing every
+// minute for the rest of the run, and a later test's managers would reconcile them, a burst each minute.
+func scheduleNamespace(t *testing.T, ns string) {
+	t.Helper()
+	kubectl(t, "create", "namespace", ns)
+	t.Cleanup(func() {
+		start := time.Now()
+		if out, err := tryKubectl("delete", "namespace", ns, "--wait=true", "--timeout=3m"); err != nil {
+			t.Logf("deleting namespace %s: %v\n%s", ns, err, out)
+			return
+		}
+		t.Logf("namespace %s deleted in %s", ns, time.Since(start).Round(time.Second))
+	})
+}
+
 // tryKubectl runs kubectl and returns stdout, or an error carrying stderr.
 func tryKubectl(args ...string) (string, error) {
 	return tryKubectlIn("", args...)

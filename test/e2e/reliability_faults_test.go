@@ -56,7 +56,7 @@ const (
 func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 	ns := "e2e-faults"
 	managerBinary(t) // built before the CronJobs exist, so no minute passes without a manager
-	kubectl(t, "create", "namespace", ns)
+	scheduleNamespace(t, ns)
 	watch := watchActivePods(t, ns)
 	var gbs strings.Builder
 	gbs.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: gbconfig}\ndata: {title: faults}\n")

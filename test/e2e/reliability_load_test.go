@@ -51,7 +51,7 @@ func TestCronJobLoad(t *testing.T) {
 	minutes := loadSize(t, "SITEOPS_LOAD_MINUTES", 1)
 	const deadline = 60
 	ns := "e2e-load"
-	kubectl(t, "create", "namespace", ns)
+	scheduleNamespace(t, ns)
 	profile := os.Getenv("SITEOPS_LOAD_CPUPROFILE")
 	var extra []string
 	var pprofPort int

@@ -61,7 +61,7 @@ func TestShardedCronJobLoad(t *testing.T) {
 func shardedLoadRun(t *testing.T, ns string, n, minutes int, managers map[string]string, a, b, kill string) map[string]processUsage {
 	t.Helper()
 	const deadline = 60
-	kubectl(t, "create", "namespace", ns)
+	scheduleNamespace(t, ns)
 	procs := map[string]*manager{}
 	for name, selector := range managers {
 		m := startManager(t, strings.ReplaceAll(name, " ", "-"), selector)
