@@ -22,6 +22,7 @@ import (
 	"os"
 	"strings"
 
+	rolloutsclient "github.com/argoproj/argo-rollouts/pkg/client/clientset/versioned"
 	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -71,9 +72,18 @@ func newElection(cfg *rest.Config, o options, clk clock.Clock) (election, error)
 	if err != nil {
 		return election{}, err
 	}
-	cs, err := kubernetes.NewForConfig(rest.AddUserAgent(rest.CopyConfig(cfg), "leader-election"))
+	lcfg := rest.AddUserAgent(rest.CopyConfig(cfg), "leader-election")
+	cs, err := kubernetes.NewForConfig(lcfg)
 	if err != nil {
 		return election{}, fmt.Errorf("creating the leader election client: %w", err)
+	}
+	var rollouts rest.Interface
+	if o.activeService != "" {
+		ro, err := rolloutsclient.NewForConfig(lcfg)
+		if err != nil {
+			return election{}, fmt.Errorf("creating the leader election's Rollouts client: %w", err)
+		}
+		rollouts = ro.ArgoprojV1alpha1().RESTClient()
 	}
 	pod, err := podName()
 	if err != nil {
@@ -81,7 +91,7 @@ func newElection(cfg *rest.Config, o options, clk clock.Clock) (election, error)
 	}
 	e, err := leadership.New(leadership.Config{Client: cs, Namespace: ns, Name: o.leaderElectionID,
 		Identity: pod + "_" + string(uuid.NewUUID()), PodName: pod, ActiveService: o.activeService,
-		PodTemplateHash: o.podTemplateHash, LeaseDuration: o.leaseDuration,
+		PodTemplateHash: o.podTemplateHash, Rollouts: rollouts, LeaseDuration: o.leaseDuration,
 		RenewDeadline: o.renewDeadline, RetryPeriod: o.retry, ReleaseOnCancel: o.releaseOnCancel, Fence: fence,
 		Clock: clk, Log: ctrl.Log.WithName("leader-election")})
 	if err != nil {

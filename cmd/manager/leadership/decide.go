@@ -32,6 +32,11 @@ const (
 	acquire
 	// renew renews the Lease this manager holds.
 	renew
+	// yield stops the leader's writes, Lease kept, while its colour is promoted away and the active Service has
+	// not moved yet: the hand-over that follows has no write of this manager's to wait for.
+	yield
+	// resume lets the leader write again: the promote was undone, or the Service did not move in time.
+	resume
 	// stepDown stops leading without touching the Lease (it is someone else's, or cannot be reached).
 	stepDown
 	// stepDownRelease stops leading, then hands the Lease to a pod of the active colour, or releases it, so that
@@ -61,6 +66,11 @@ type observation struct {
 	handedOver bool
 	// observedAt is when this manager first saw the Lease as it is now (its resourceVersion).
 	observedAt time.Time
+	// promotedAway: this manager leads and the Rollout says its colour is being promoted away. yielding: its
+	// writes are stopped for that, since yieldingSince; yieldSpent: it waited a renew deadline for the active
+	// Service to move and writes again until this promote is over.
+	promotedAway, yielding, yieldSpent bool
+	yieldingSince                      time.Time
 }
 
 // decision is an action, why, and for wait the time to look again (zero: only when something changes).
@@ -124,11 +134,32 @@ func decideLeading(o observation, t timing) decision {
 	case !o.now.Before(deadline):
 		return decision{action: stepDown, reason: "could not renew the lease within the renew deadline"}
 	}
+	if d, ok := decideYield(o, t); ok {
+		return d
+	}
 	next := o.lastRenew.Add(t.retryPeriod)
 	if !o.now.Before(next) {
 		return decision{action: renew, reason: "renewal due"}
 	}
+	if o.yielding {
+		next = earliest(next, o.yieldingSince.Add(t.renewDeadline))
+	}
 	return decision{action: wait, reason: "leading", at: next}
+}
+
+// decideYield is the part of decideLeading for a leader that still may lead: it stops writing when its colour
+// is promoted away, and writes again when the promote is undone, or when the active Service has not moved
+// for a renew deadline (Argo Rollouts may be down: the manager goes on leading rather than leave nobody writing).
+func decideYield(o observation, t timing) (decision, bool) {
+	switch {
+	case o.yielding && !o.promotedAway:
+		return decision{action: resume, reason: "the promote was undone before the active Service moved"}, true
+	case o.yielding && !o.now.Before(o.yieldingSince.Add(t.renewDeadline)):
+		return decision{action: resume, reason: "the active Service did not move within the renew deadline of the promote"}, true
+	case o.promotedAway && !o.yielding && !o.yieldSpent:
+		return decision{action: yield, reason: "the Rollout is promoted to another colour"}, true
+	}
+	return decision{}, false
 }
 
 // earliest returns the earlier of a and b.

@@ -60,6 +60,22 @@ func TestDecide(t *testing.T) {
 			return o
 		}(), stepDown, time.Time{}},
 		{"leader: lease deleted", observation{now: t0, leading: true, lastRenew: t0, known: true, eligible: true}, stepDown, time.Time{}},
+		{"leader: its colour promoted away, the Service not moved yet: stops writing", mine(observation{now: t0.Add(time.Second), eligible: true, promotedAway: true}), yield, time.Time{}},
+		{"leader, writes stopped: renewal not due, looks again at the renewal", mine(observation{now: t0.Add(time.Second), eligible: true, promotedAway: true, yielding: true, yieldingSince: t0.Add(time.Second)}), wait, t0.Add(2 * time.Second)},
+		{"leader, writes stopped: renews the Lease", mine(observation{now: t0.Add(2 * time.Second), eligible: true, promotedAway: true, yielding: true, yieldingSince: t0.Add(time.Second)}), renew, time.Time{}},
+		{"leader, writes stopped since a while: looks again when the wait for the Service ends", func() observation {
+			o := mine(observation{now: t0.Add(10 * time.Second), eligible: true, promotedAway: true, yielding: true, yieldingSince: t0.Add(time.Second)})
+			o.lastRenew = t0.Add(9 * time.Second)
+			return o
+		}(), wait, t0.Add(11 * time.Second)},
+		{"leader, writes stopped: the Service moves, steps down and hands over", mine(observation{now: t0.Add(time.Second), promotedAway: true, yielding: true, yieldingSince: t0}), stepDownRelease, time.Time{}},
+		{"leader, writes stopped: the promote undone, writes again", mine(observation{now: t0.Add(time.Second), eligible: true, yielding: true, yieldingSince: t0}), resume, time.Time{}},
+		{"leader, writes stopped: the Service not moved within the renew deadline, writes again", func() observation {
+			o := mine(observation{now: t0.Add(11 * time.Second), eligible: true, promotedAway: true, yielding: true, yieldingSince: t0.Add(time.Second)})
+			o.lastRenew = t0.Add(10 * time.Second)
+			return o
+		}(), resume, time.Time{}},
+		{"leader: gave up waiting for this promote's Service move, leads on", mine(observation{now: t0.Add(time.Second), eligible: true, promotedAway: true, yieldSpent: true}), wait, t0.Add(2 * time.Second)},
 		{"leader: apiserver unreadable within the renew deadline, tries again", observation{now: t0.Add(9 * time.Second), leading: true, lastRenew: t0}, wait, t0.Add(10 * time.Second)},
 		{"leader: apiserver unreadable past the renew deadline, steps down", observation{now: t0.Add(10 * time.Second), leading: true, lastRenew: t0}, stepDown, time.Time{}},
 		{"leader: renewals failed past the renew deadline, steps down", mine(observation{now: t0.Add(10 * time.Second), eligible: true}), stepDown, time.Time{}},

@@ -104,12 +104,18 @@ type colourPair struct {
 // yet, once or again), then starts green and waits until green has decided on blue's Lease.
 func startColourPair(t *testing.T, ns string, tm timing3) colourPair {
 	t.Helper()
+	return startColourPairWith(t, ns, tm, false)
+}
+
+// startColourPairWith is startColourPair with the contenders watching the Rollouts of ns when rollouts is set.
+func startColourPairWith(t *testing.T, ns string, tm timing3, rollouts bool) colourPair {
+	t.Helper()
 	g := NewWithT(t)
 	activeService(t, ns, "active", "blue")
 	p := colourPair{blueLog: &requestLog{}, greenLog: &requestLog{}, clock: clocktesting.NewFakeClock(t0), ledger: newLedger()}
 	opts := func(hash string, r *requestLog) contenderOpts {
 		return contenderOpts{ns: ns, activeService: "active", hash: hash, pod: "manager-" + hash, timing: tm, clock: p.clock,
-			ledger: p.ledger, config: r.config()}
+			ledger: p.ledger, config: r.config(), rollouts: rollouts}
 	}
 	p.blue = startContender(t, "blue", opts("blue", p.blueLog))
 	g.Eventually(p.blue.fence.Leading, eventually).Should(BeTrue())

@@ -32,6 +32,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/client-go/kubernetes"
 	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 )
@@ -56,6 +57,11 @@ type Config struct {
 	// leader goes without a successful renewal before it stops leading; RetryPeriod how often it renews. A
 	// standby does not poll: it looks when the Lease or the Service changes, and when a held Lease would expire.
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
+	// Rollouts, when set, reads argoproj.io/v1alpha1 (a REST client for Argo Rollouts' API): with an active
+	// Service, the leader watches the Rollouts of its namespace and stops writing as soon as its colour is
+	// promoted away, while Argo Rollouts moves the Service, so that it has nothing left in flight when it hands
+	// the Lease over. It leads on, writing again, if the Service has not moved within the renew deadline.
+	Rollouts rest.Interface
 	// ReleaseOnCancel releases the Lease when the elector stops, so a standby takes it at once.
 	ReleaseOnCancel bool
 	// Fence is opened while this manager leads; the manager's writes pass through it.
@@ -72,18 +78,28 @@ type Elector struct {
 	wake chan struct{}
 
 	// leaseInformer and serviceInformer watch the Lease and the active Service (nil without one), podInformer
-	// the pods of each colour (nil without an active Service); set by Start.
-	leaseInformer, serviceInformer, podInformer cache.SharedIndexInformer
+	// the pods of each colour and rolloutInformer the Rollouts (nil without an active Service, or Rollouts);
+	// set by Start.
+	leaseInformer, serviceInformer, podInformer, rolloutInformer cache.SharedIndexInformer
 	// conflicted is set when a write of the Lease failed on a conflict: the next read goes to the apiserver.
 	conflicted bool
 
-	// leading, lastRenew, lease, observedAt and holderChanged belong to Run's goroutine. holderChanged: the
-	// Lease as last seen names another holder than the version seen before it.
+	// leading, lastRenew, lease, observedAt, holderChanged and yield belong to Run's goroutine.
+	// holderChanged: the Lease as last seen names another holder than the version seen before it.
 	leading       bool
 	lastRenew     time.Time
 	lease         *coordinationv1.Lease
 	observedAt    time.Time
 	holderChanged bool
+	yield         yieldState
+}
+
+// yieldState is a leader's pause of its writes while its colour is promoted away: since when it has held
+// them, and whether it gave up waiting for the active Service to move (it then writes until the promote is over).
+type yieldState struct {
+	yielding bool
+	since    time.Time
+	spent    bool
 }
 
 // New checks cfg and returns an Elector.
@@ -178,6 +194,11 @@ func (e *Elector) observe(ctx context.Context) observation {
 	o.holder, o.duration = holderOf(lease)
 	o.own = e.owns(o.holder)
 	o.handedOver = o.own && o.holder == e.cfg.PodName && e.holderChanged
+	o.promotedAway = e.leading && e.promotedAway()
+	if !o.promotedAway {
+		e.yield.spent = false
+	}
+	o.yielding, o.yieldingSince, o.yieldSpent = e.yield.yielding, e.yield.since, e.yield.spent
 	return o
 }
 
@@ -216,6 +237,16 @@ func (e *Elector) act(ctx context.Context, d decision, now time.Time) (again boo
 		lease, err = e.acquireLease(rctx, e.lease, now)
 	case renew:
 		lease, err = e.renewLease(rctx, e.lease, now)
+	case yield:
+		e.yield = yieldState{yielding: true, since: now}
+		e.cfg.Fence.Revoke()
+		e.cfg.Log.Info("stopped writing", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "reason", d.reason)
+		return true
+	case resume:
+		e.yield = yieldState{spent: e.promotedAway()}
+		e.cfg.Fence.Grant()
+		e.cfg.Log.Info("writing again", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "reason", d.reason)
+		return true
 	case stepDown:
 		e.stopLeading(d.reason)
 		return true
@@ -257,7 +288,7 @@ func (e *Elector) startLeading(reason string) {
 
 // stopLeading closes the fence and waits, at most a renew deadline, for the writes it had admitted.
 func (e *Elector) stopLeading(reason string) {
-	e.leading = false
+	e.leading, e.yield = false, yieldState{}
 	drained, _ := e.cfg.Fence.Revoke()
 	leaderGauge.WithLabelValues(e.cfg.Name).Set(0)
 	e.cfg.Log.Info("stopped leading", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "identity", e.cfg.Identity, "reason", reason)

@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	rolloutsclient "github.com/argoproj/argo-rollouts/pkg/client/clientset/versioned"
 	"github.com/go-logr/logr"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -90,6 +91,10 @@ func (l *ledger) record(who, msg string) {
 	case "stopped leading":
 		l.leading[who] = false
 		l.events = append(l.events, who+" stopped")
+	case "stopped writing":
+		l.events = append(l.events, who+" stopped writing")
+	case "writing again":
+		l.events = append(l.events, who+" writing again")
 	}
 }
 
@@ -142,6 +147,8 @@ type contenderOpts struct {
 	ledger *ledger
 	// config reaches the apiserver; nil means the test environment's.
 	config *rest.Config
+	// rollouts: the contender watches the Rollouts of ns (Config.Rollouts).
+	rollouts bool
 }
 
 // startContender starts an elector named name and stops it when the test ends.
@@ -155,8 +162,16 @@ func startContender(t *testing.T, name string, o contenderOpts) *contender {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var rollouts rest.Interface
+	if o.rollouts {
+		ro, err := rolloutsclient.NewForConfig(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rollouts = ro.ArgoprojV1alpha1().RESTClient()
+	}
 	fence := &Fence{}
-	e, err := New(Config{Client: c, Namespace: o.ns, Name: leaseName, Identity: name, PodName: o.pod, ActiveService: o.activeService,
+	e, err := New(Config{Client: c, Namespace: o.ns, Name: leaseName, Identity: name, PodName: o.pod, ActiveService: o.activeService, Rollouts: rollouts,
 		PodTemplateHash: o.hash, LeaseDuration: o.timing.lease, RenewDeadline: o.timing.renew, RetryPeriod: o.timing.retry,
 		ReleaseOnCancel: true, Fence: fence, Clock: o.clock, Log: logr.New(ledgerSink{who: name, l: o.ledger})})
 	if err != nil {

@@ -43,8 +43,12 @@ func TestMain(m *testing.M) {
 }
 
 func runMain(m *testing.M) int {
-	var err error
-	env, err = testenv.Start(testenv.Options{})
+	crds, err := testenv.ArgoRolloutsCRDs()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	env, err = testenv.Start(testenv.Options{CRDPaths: crds})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

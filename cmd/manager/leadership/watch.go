@@ -38,6 +38,7 @@ func (e *Elector) watch(ctx context.Context) {
 	if e.cfg.ActiveService != "" {
 		e.serviceInformer = e.inform(ctx, e.cfg.Client.CoreV1().RESTClient(), "services", e.cfg.ActiveService, &corev1.Service{})
 		e.watchColours(ctx)
+		e.watchRollouts(ctx)
 	}
 }
 

@@ -1,0 +1,128 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package leadership
+
+import (
+	"context"
+	"testing"
+
+	rolloutsv1alpha1 "github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// pausedOnPreview creates the blue/green Rollout "manager" of Service "active" in ns as Argo Rollouts leaves it
+// paused before promotion: blue active, green the current template and its preview.
+func pausedOnPreview(t *testing.T, ns string) {
+	t.Helper()
+	g := NewWithT(t)
+	labels := map[string]string{"app": "manager"}
+	ro := &rolloutsv1alpha1.Rollout{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "manager"},
+		Spec: rolloutsv1alpha1.RolloutSpec{Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager", Image: "manager"}}}},
+			Strategy: rolloutsv1alpha1.RolloutStrategy{BlueGreen: &rolloutsv1alpha1.BlueGreenStrategy{
+				ActiveService: "active", PreviewService: "preview"}}}}
+	g.Expect(k8s.Create(context.Background(), ro)).To(Succeed())
+	ro.Status = rolloutsv1alpha1.RolloutStatus{ControllerPause: true, CurrentPodHash: "green",
+		PauseConditions: []rolloutsv1alpha1.PauseCondition{{Reason: rolloutsv1alpha1.PauseReasonBlueGreenPause, StartTime: metav1.Now()}},
+		BlueGreen:       rolloutsv1alpha1.BlueGreenStatus{ActiveSelector: "blue", PreviewSelector: "green"}}
+	g.Expect(k8s.Status().Update(context.Background(), ro)).To(Succeed())
+}
+
+// patchRolloutStatus merge-patches the status of Rollout "manager" in ns: `{"pauseConditions":null}` is what
+// `kubectl argo rollouts promote` sends to a paused blue/green Rollout, `{"abort":true}` what abort sends.
+func patchRolloutStatus(t *testing.T, ns, status string) {
+	t.Helper()
+	ro := &rolloutsv1alpha1.Rollout{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "manager"}}
+	patch := client.RawPatch("application/merge-patch+json", []byte(`{"status":`+status+`}`))
+	NewWithT(t).Expect(k8s.Status().Patch(context.Background(), ro, patch)).To(Succeed())
+}
+
+// promotedColourPair is blue leading and green watching in a new namespace ns, each in a Ready pod of its colour
+// and watching the Rollouts of ns, with the Rollout paused on green's preview; then the Rollout is promoted and
+// it waits until blue stops writing.
+func promotedColourPair(t *testing.T, ns string, tm timing3) colourPair {
+	t.Helper()
+	newNamespace(t, ns)
+	colourPod(t, ns, "manager-blue", "blue", true)
+	colourPod(t, ns, "manager-green", "green", true)
+	pausedOnPreview(t, ns)
+	p := startColourPairWith(t, ns, tm, true)
+	patchRolloutStatus(t, ns, `{"pauseConditions":null}`)
+	NewWithT(t).Eventually(p.blue.fence.Leading, eventually).Should(BeFalse(), "blue stops writing at the promote")
+	return p
+}
+
+// TestPromoteStopsTheLeadersWritesBeforeTheServiceMoves promotes the Rollout as `kubectl argo rollouts promote`
+// does: the leader stops writing as soon as its watch shows the promote, keeping the Lease, and nobody writes
+// until Argo Rollouts moves the active Service; then the Lease goes to the new colour's pod with the one update
+// of a hand-over, and its manager leads.
+func TestPromoteStopsTheLeadersWritesBeforeTheServiceMoves(t *testing.T) {
+	g := NewWithT(t)
+	ns := "promote-yield"
+	p := promotedColourPair(t, ns, never)
+	_, err := p.blue.fence.Enter()
+	g.Expect(err).To(MatchError(ErrNotLeading))
+	g.Consistently(p.green.fence.Leading).Should(BeFalse(), "green waits for the active Service")
+	g.Expect(holder(g, ns)).To(Equal("blue"), "blue keeps the Lease until the Service moves")
+	g.Expect(p.blueLog.Take()).To(BeEmpty(), "stopping its writes costs blue no request")
+
+	promote(t, ns, "active", "green")
+	g.Eventually(p.green.fence.Leading, eventually).Should(BeTrue())
+	g.Expect(holder(g, ns)).To(Equal("manager-green"))
+	g.Expect(p.blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the hand-over only")
+	g.Expect(p.greenLog.Take()).To(BeEmpty(), "green: no request before it leads")
+	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped writing", "blue stopped", "green started"}))
+	g.Expect(p.ledger.Overlaps()).To(BeEmpty())
+}
+
+// TestAbortAfterPromoteLetsTheLeaderWriteAgain aborts the Rollout after the promote and before Argo Rollouts
+// moved the Service: the leader, which stopped writing at the promote, writes again, with the Lease it kept.
+func TestAbortAfterPromoteLetsTheLeaderWriteAgain(t *testing.T) {
+	g := NewWithT(t)
+	ns := "promote-abort"
+	p := promotedColourPair(t, ns, never)
+	patchRolloutStatus(t, ns, `{"abort":true}`)
+	g.Eventually(p.blue.fence.Leading, eventually).Should(BeTrue(), "blue writes again after the abort")
+	g.Expect(holder(g, ns)).To(Equal("blue"))
+	g.Expect(p.green.fence.Leading()).To(BeFalse())
+	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped writing", "blue writing again"}))
+}
+
+// TestLeaderWritesAgainWhenTheServiceDoesNotMove promotes while Argo Rollouts does not move the active Service
+// (its controller down): the leader renews the Lease with its writes stopped and, a renew deadline after the
+// promote, writes again, and goes on leading and writing while that promote stays pending.
+func TestLeaderWritesAgainWhenTheServiceDoesNotMove(t *testing.T) {
+	g := NewWithT(t)
+	ns := "promote-stuck"
+	p := promotedColourPair(t, ns, short)
+	p.blueLog.Take()
+	for renewal := 1; renewal*int(short.retry) <= int(short.renew); renewal++ {
+		g.Expect(p.blue.fence.Leading()).To(BeFalse(), "renewal %d: blue's writes still stopped", renewal)
+		p.clock.Step(short.retry)
+		g.Eventually(func() map[string]int { return p.blueLog.Take() }, eventually).Should(HaveKeyWithValue("PUT leases", 1), "renewal %d", renewal)
+	}
+	g.Eventually(p.blue.fence.Leading, eventually).Should(BeTrue(), "blue writes again a renew deadline after the promote")
+	p.clock.Step(short.retry)
+	g.Eventually(func() map[string]int { return p.blueLog.Take() }, eventually).Should(HaveKeyWithValue("PUT leases", 1))
+	g.Expect(p.blue.fence.Leading()).To(BeTrue(), "blue does not stop again for the same promote")
+	g.Expect(holder(g, ns)).To(Equal("blue"))
+	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped writing", "blue writing again"}))
+}
