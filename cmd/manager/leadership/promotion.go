@@ -20,8 +20,6 @@ import (
 	"context"
 
 	rolloutsv1alpha1 "github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
-	"k8s.io/apimachinery/pkg/fields"
-	"k8s.io/client-go/tools/cache"
 )
 
 // watchRollouts starts a watch of the Argo Rollouts Rollouts in the elector's namespace, so that the leader
@@ -32,14 +30,7 @@ func (e *Elector) watchRollouts(ctx context.Context) {
 	if e.cfg.Rollouts == nil {
 		return
 	}
-	lw := cache.NewListWatchFromClient(e.cfg.Rollouts, "rollouts", e.cfg.Namespace, fields.Everything())
-	e.rolloutInformer = cache.NewSharedIndexInformer(lw, &rolloutsv1alpha1.Rollout{}, 0, cache.Indexers{})
-	_, _ = e.rolloutInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { e.nudge() },
-		UpdateFunc: func(any, any) { e.nudge() },
-		DeleteFunc: func(any) { e.nudge() },
-	})
-	go e.rolloutInformer.RunWithContext(ctx)
+	e.rolloutInformer = e.inform(ctx, e.cfg.Rollouts, "rollouts", "", &rolloutsv1alpha1.Rollout{})
 }
 
 // promotedAway reports whether the blue/green Rollout whose active Service is the elector's is moving the

@@ -42,11 +42,13 @@ func (e *Elector) watch(ctx context.Context) {
 	}
 }
 
-// inform runs an informer of the one object name of resource in the elector's namespace until ctx ends; each
-// event wakes the elector.
+// inform runs an informer of the one object name of resource in the elector's namespace (with name "", of
+// every object of resource there) until ctx ends; each event wakes the elector.
 func (e *Elector) inform(ctx context.Context, rc rest.Interface, resource, name string, obj runtime.Object) cache.SharedIndexInformer {
 	lw := cache.NewFilteredListWatchFromClient(rc, resource, e.cfg.Namespace, func(o *metav1.ListOptions) {
-		o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
+		if name != "" {
+			o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
+		}
 	})
 	inf := cache.NewSharedIndexInformer(lw, obj, 0, cache.Indexers{})
 	wake := func(any) { e.nudge() }
