@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -89,6 +90,15 @@ func TestMetricsEndpointAfterRealReconciles(t *testing.T) {
 		"--leader-election-namespace=" + systemNS, "--work-dir=" + t.TempDir(), "--zap-devel=false", "--zap-log-level=debug",
 	})
 
+	// The webhook server listens a moment after the manager starts; the CronJob below goes through admission.
+	webhook := net.JoinHostPort(env.WebhookInstallOptions.LocalServingHost, strconv.Itoa(env.WebhookInstallOptions.LocalServingPort))
+	g.Eventually(func() error {
+		c, err := net.Dial("tcp", webhook)
+		if err == nil {
+			_ = c.Close()
+		}
+		return err
+	}, eventually, 100*time.Millisecond).Should(Succeed(), "the webhook server listens")
 	applyShippedClusterRole(t, k8s, "metrics_reader_role.yaml")
 	reader := serviceAccountToken(t, cs, k8s, testNS, "prometheus", "metrics-reader")
 	stranger := serviceAccountToken(t, cs, k8s, testNS, "stranger", "")
