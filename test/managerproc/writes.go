@@ -31,15 +31,20 @@ type WriteSpan struct {
 }
 
 // WriteSpanOf reads the JSON "api write" lines of a manager log (cmd/manager/standby logs them at V(1); the
-// process needs --zap-log-level=1 and --zap-time-encoding=rfc3339nano).
+// process needs --zap-log-level=1 and --zap-time-encoding=rfc3339nano), each at the time it says the write was
+// sent (the line's own time when it does not say).
 func WriteSpanOf(log string) WriteSpan {
 	var s WriteSpan
 	for t, raw := range logLines(log, "api write") {
 		var line struct {
-			DryRun bool `json:"dryRun"`
+			DryRun bool   `json:"dryRun"`
+			Sent   string `json:"sent"`
 		}
 		if json.Unmarshal(raw, &line) != nil || line.DryRun {
 			continue
+		}
+		if sent, err := time.Parse(time.RFC3339Nano, line.Sent); err == nil {
+			t = sent
 		}
 		if s.Count == 0 || t.Before(s.First) {
 			s.First = t

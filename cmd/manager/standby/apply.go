@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -36,11 +37,21 @@ type applyConfiguration interface {
 	GetAPIVersion() *string
 }
 
-// applied is the object an apply names, as the client read it before the apply (nil when it did not exist).
+// applied is the object an apply names, as the client read it before the apply (nil when it did not exist),
+// and when the apply was sent: it is recorded once it returns, stamped with that time like every other write.
 type applied struct {
 	kind, namespace, name string
 	before                map[string]any
 	resourceVersion       string
+	sent                  time.Time
+}
+
+// sendTime is the time to stamp a write sent now with: the report's clock, zero without a report.
+func (c *WriteRecorder) sendTime() time.Time {
+	if c.Report == nil {
+		return time.Time{}
+	}
+	return c.Report.now()
 }
 
 // current reads the object obj names, to tell afterwards what the apply changed.
@@ -114,7 +125,7 @@ func (c *WriteRecorder) recordApplyOf(a *applied, fields []string) {
 		return
 	}
 	c.Report.Record(Write{Verb: "apply", Kind: a.kind, Namespace: a.namespace, Name: a.name, Fields: fields,
-		ResourceVersion: a.resourceVersion, DryRun: c.DryRun})
+		ResourceVersion: a.resourceVersion, DryRun: c.DryRun, Time: a.sent})
 }
 
 // topLevelFields lists m's keys as field paths (".spec"), sorted.

@@ -101,6 +101,7 @@ func (c *WriteRecorder) Apply(ctx context.Context, obj runtime.ApplyConfiguratio
 	if c.DryRun {
 		opts = append(opts, client.DryRunAll)
 	}
+	before.sent = c.sendTime()
 	if err := c.Client.Apply(ctx, obj, opts...); err != nil {
 		c.recordRefusedApply(obj, before) // wanted all the same: a write the apiserver keeps refusing is a disagreement
 		return err

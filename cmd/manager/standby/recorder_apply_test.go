@@ -25,9 +25,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/siteops/siteops/cmd/manager/standby"
 )
@@ -100,4 +102,28 @@ func TestRefusedApplyIsRecordedEachTime(t *testing.T) {
 	g.Expect(dr.Apply(ctx, invalid, client.FieldOwner("recorder-test"))).NotTo(Succeed())
 	g.Expect(report.Summarize(false).Writes).To(Equal(2))
 	g.Expect(report.Summarize(false).UnexpectedWrites).To(Equal(1), "still wanted, of the same (absent) object")
+}
+
+// TestApplyIsStampedWhenSent: an apply is recorded once it returns (only then is it known whether it changed
+// anything), but stamped with the time it was sent, as every other write is, so that write times compare.
+func TestApplyIsStampedWhenSent(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	direct, err := client.NewWithWatch(env.Config, client.Options{Scheme: env.Scheme})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "apply-sent"}})).To(Succeed())
+	sent := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	clk := clocktesting.NewFakePassiveClock(sent)
+	slow := interceptor.NewClient(direct, interceptor.Funcs{
+		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+			clk.SetTime(sent.Add(time.Second)) // the apiserver takes a second to answer
+			return c.Apply(ctx, obj, opts...)
+		},
+	})
+	report := &standby.Report{Clock: clk}
+	cm := corev1ac.ConfigMap("cm", "apply-sent").WithData(map[string]string{"k": "v"})
+	g.Expect(standby.NewWriteRecorder(slow, report, false).Apply(ctx, cm, client.FieldOwner("recorder-test"))).To(Succeed())
+	s := report.Summarize(true)
+	g.Expect(s.Writes).To(Equal(1))
+	g.Expect(s.Recent[0].Time).To(BeTemporally("==", sent), "stamped when sent, not when it returned")
 }

@@ -48,6 +48,7 @@ func init() {
 
 // Write is one recorded API write.
 type Write struct {
+	// Time is when the write was sent.
 	Time      time.Time `json:"time"`
 	Verb      string    `json:"verb"`
 	Kind      string    `json:"kind"`
@@ -110,15 +111,21 @@ type wanted struct {
 	repeated bool
 }
 
-// Record adds w.
-func (r *Report) Record(w Write) {
-	c := r.Clock
-	if c == nil {
-		c = clock.RealClock{}
+// now is the report's clock's time.
+func (r *Report) now() time.Time {
+	if r.Clock == nil {
+		return time.Now()
 	}
-	w.Time = c.Now()
+	return r.Clock.Now()
+}
+
+// Record adds w, sent at w.Time, or now when that is zero (a write recorded just before it is sent).
+func (r *Report) Record(w Write) {
+	if w.Time.IsZero() {
+		w.Time = r.now()
+	}
 	if r.Log.GetSink() != nil {
-		r.Log.V(1).Info("api write", "verb", w.Verb, "kind", w.Kind, "namespace", w.Namespace, "name", w.Name, "dryRun", w.DryRun)
+		r.Log.V(1).Info("api write", "verb", w.Verb, "kind", w.Kind, "namespace", w.Namespace, "name", w.Name, "dryRun", w.DryRun, "sent", w.Time)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
