@@ -98,12 +98,12 @@ func TestServiceSwitchIsTheFirstActiveServiceWriteAfterThePromoteRequest(t *test
 		audited(t0.Add(60*ms), "patch", "p6", "services", "manager-active", controller),
 		audited(t0.Add(90*ms), "patch", "p6", "services", "manager-active", controller),
 	}
-	side := promoteSide{samples: []promoteSample{{promoted: t0.Add(20 * ms), stopped: t0.Add(80 * ms), started: t0.Add(100 * ms),
+	side := promoteSide{samples: []promoteSample{{promoted: t0.Add(20 * ms), stopped: t0.Add(10 * ms), started: t0.Add(100 * ms),
 		cur: span(t0, 150*ms, time.Second, 5)}}}
 
 	side.serviceSwitches(events, "p6", "manager-active")
 
 	g.Expect(side.samples[0].switched).To(Equal(t0.Add(60 * ms)))
-	g.Expect(side.phases()).To(Equal("promote → Argo Rollouts switches the active Service p50 40 ms, p99 40 ms; " +
-		"→ old colour stops leading p50 20 ms, p99 20 ms; → new colour leads p50 20 ms, p99 20 ms; → its first write p50 50 ms, p99 50 ms"))
+	g.Expect(side.phases()).To(Equal("promote → old colour stops leading p50 -10 ms, p99 -10 ms; promote → Argo Rollouts " +
+		"switches the active Service p50 40 ms, p99 40 ms; → new colour leads p50 40 ms, p99 40 ms; → its first write p50 50 ms, p99 50 ms"))
 }

@@ -88,24 +88,25 @@ func quantiles(ds []time.Duration) (p50, p99 time.Duration) {
 	return Quantile(c, 0.5), Quantile(c, 0.99)
 }
 
-// phases splits promote → first write where siteops' elector logs its steps: promote returned → Argo Rollouts
-// switches the active Service (zero when the audit log does not show it), → the old colour stops leading (its
-// manager sees the switch), → the new colour starts leading (the old one's writes drain and it releases the
-// Lease, the new one takes it), → its first write. It is "" when no sample has both log lines.
+// phases splits promote → first write where siteops' elector logs its steps: promote returned → the old colour
+// stops leading (its manager sees the promote and hands the Lease over; negative when that is before kubectl
+// returned); promote returned → Argo Rollouts switches the active Service (not seen when the audit log does not
+// show it), → the new colour starts leading (its manager sees the switch), → its first write. It is "" when no
+// sample has both log lines.
 func (s promoteSide) phases() string {
-	var toSwitch, toStop, toStart, toWrite []time.Duration
+	var toStop, toSwitch, toStart, toWrite []time.Duration
 	for _, p := range s.samples {
 		if p.stopped.IsZero() || p.started.IsZero() {
 			continue
 		}
+		toStop = append(toStop, p.stopped.Sub(p.promoted))
 		if !p.switched.IsZero() {
 			toSwitch = append(toSwitch, p.switched.Sub(p.promoted))
-			toStop = append(toStop, p.stopped.Sub(p.switched))
+			toStart = append(toStart, p.started.Sub(p.switched))
 		}
-		toStart = append(toStart, p.started.Sub(p.stopped))
 		toWrite = append(toWrite, p.cur.First.Sub(p.started))
 	}
-	if len(toStart) == 0 {
+	if len(toStop) == 0 {
 		return ""
 	}
 	f := func(ds []time.Duration) string {
@@ -115,8 +116,8 @@ func (s promoteSide) phases() string {
 		p50, p99 := quantiles(ds)
 		return "p50 " + FormatDuration(p50) + ", p99 " + FormatDuration(p99)
 	}
-	return fmt.Sprintf("promote → Argo Rollouts switches the active Service %s; → old colour stops leading %s; "+
-		"→ new colour leads %s; → its first write %s", f(toSwitch), f(toStop), f(toStart), f(toWrite))
+	return fmt.Sprintf("promote → old colour stops leading %s; promote → Argo Rollouts switches the active Service %s; "+
+		"→ new colour leads %s; → its first write %s", f(toStop), f(toSwitch), f(toStart), f(toWrite))
 }
 
 // serviceSwitches sets each sample's switched time from the audit log: the first write of the active Service

@@ -32,8 +32,13 @@ const (
 	acquire
 	// renew renews the Lease this manager holds.
 	renew
+	// handOver stops leading when the leader's colour is promoted away, and hands the Lease to a Ready pod of
+	// the colour promoted to before Argo Rollouts moves the active Service: that pod's manager leads as soon as
+	// its watch shows the Service selecting it, with no Lease write left between the switch and its first write.
+	handOver
 	// yield stops the leader's writes, Lease kept, while its colour is promoted away and the active Service has
-	// not moved yet: the hand-over that follows has no write of this manager's to wait for.
+	// not moved yet, when no Ready pod of the colour promoted to is known: the hand-over that follows the switch
+	// has no write of this manager's to wait for.
 	yield
 	// resume lets the leader write again: the promote was undone, or the Service did not move in time.
 	resume
@@ -66,18 +71,24 @@ type observation struct {
 	handedOver bool
 	// observedAt is when this manager first saw the Lease as it is now (its resourceVersion).
 	observedAt time.Time
-	// promotedAway: this manager leads and the Rollout says its colour is being promoted away. yielding: its
-	// writes are stopped for that, since yieldingSince; yieldSpent: it waited a renew deadline for the active
-	// Service to move and writes again until this promote is over.
+	// promotedAway: this manager leads and the Rollout says its colour is being promoted away; incoming is a
+	// Ready pod of the colour promoted to ("" when none is known). yielding: its writes are stopped for that,
+	// since yieldingSince; yieldSpent: it already gave this promote its chance (handed the Lease over and got it
+	// back, or waited a renew deadline for the active Service to move) and leads on until the promote is over.
 	promotedAway, yielding, yieldSpent bool
 	yieldingSince                      time.Time
+	incoming                           string
+	// promotedHere: this manager does not lead and the Rollout says its colour is being promoted to.
+	promotedHere bool
 }
 
-// decision is an action, why, and for wait the time to look again (zero: only when something changes).
+// decision is an action, why, for wait the time to look again (zero: only when something changes), and for
+// handOver the pod the Lease goes to.
 type decision struct {
 	action action
 	reason string
 	at     time.Time
+	to     string
 }
 
 // timing is the elector's durations.
@@ -90,20 +101,26 @@ type timing struct {
 // over or releases it), or when someone else holds the Lease. A manager that does not lead leads only while
 // eligible: at once when the previous leader hands it the Lease, else it takes the Lease when nobody holds it or
 // its holder has not renewed it for its lease duration, as seen by this manager's clock since it last changed.
+// A Lease handed to a manager whose colour is being promoted to waits, for at most a renew deadline, for the
+// active Service to select it. Leading on a handed Lease takes no write only within a renew deadline of the
+// hand-over: later, the Lease could have expired for the others, and the manager must take it with a write.
 func decide(o observation, t timing) decision {
 	if o.leading {
 		return decideLeading(o, t)
 	}
+	handedUntil := o.observedAt.Add(t.renewDeadline)
 	switch {
 	case !o.known:
 		return decision{action: wait, reason: "lease or active Service unreadable", at: o.now.Add(t.retryPeriod)}
+	case !o.eligible && o.own && o.handedOver && o.promotedHere && o.now.Before(handedUntil):
+		return decision{action: wait, reason: "lease handed over at the promote: waiting for the active Service to select this pod", at: handedUntil}
 	case !o.eligible && o.exists && o.own:
 		return decision{action: release, reason: "the active Service does not select this pod"}
 	case !o.eligible:
 		return decision{action: wait, reason: "the active Service does not select this pod"}
 	case !o.exists:
 		return decision{action: create, reason: "no lease"}
-	case o.handedOver:
+	case o.handedOver && o.now.Before(handedUntil):
 		return decision{action: accept, reason: "lease handed over"}
 	case o.holder == "":
 		return decision{action: acquire, reason: "lease released"}
@@ -147,8 +164,9 @@ func decideLeading(o observation, t timing) decision {
 	return decision{action: wait, reason: "leading", at: next}
 }
 
-// decideYield is the part of decideLeading for a leader that still may lead: it stops writing when its colour
-// is promoted away, and writes again when the promote is undone, or when the active Service has not moved
+// decideYield is the part of decideLeading for a leader that still may lead: when its colour is promoted away
+// it hands the Lease to the colour promoted to or, with no Ready pod of that colour known, stops writing; it
+// writes again when the promote is undone, or when the active Service has not moved
 // for a renew deadline (Argo Rollouts may be down: the manager goes on leading rather than leave nobody writing).
 func decideYield(o observation, t timing) (decision, bool) {
 	switch {
@@ -156,6 +174,8 @@ func decideYield(o observation, t timing) (decision, bool) {
 		return decision{action: resume, reason: "the promote was undone before the active Service moved"}, true
 	case o.yielding && !o.now.Before(o.yieldingSince.Add(t.renewDeadline)):
 		return decision{action: resume, reason: "the active Service did not move within the renew deadline of the promote"}, true
+	case o.promotedAway && !o.yielding && !o.yieldSpent && o.incoming != "":
+		return decision{action: handOver, reason: "the Rollout is promoted to another colour", to: o.incoming}, true
 	case o.promotedAway && !o.yielding && !o.yieldSpent:
 		return decision{action: yield, reason: "the Rollout is promoted to another colour"}, true
 	}

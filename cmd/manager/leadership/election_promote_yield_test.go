@@ -19,6 +19,7 @@ package leadership
 import (
 	"context"
 	"testing"
+	"time"
 
 	rolloutsv1alpha1 "github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
 	. "github.com/onsi/gomega"
@@ -55,74 +56,98 @@ func patchRolloutStatus(t *testing.T, ns, status string) {
 	NewWithT(t).Expect(k8s.Status().Patch(context.Background(), ro, patch)).To(Succeed())
 }
 
-// promotedColourPair is blue leading and green watching in a new namespace ns, each in a Ready pod of its colour
-// and watching the Rollouts of ns, with the Rollout paused on green's preview; then the Rollout is promoted and
-// it waits until blue stops writing.
-func promotedColourPair(t *testing.T, ns string, tm timing3) colourPair {
+// promotedColourPair is blue leading and green watching in a new namespace ns, each in a pod of its colour (blue's
+// Ready, green's as greenReady says) and watching the Rollouts of ns, with the Rollout paused on green's preview;
+// then the Rollout is promoted and it waits until blue stops writing.
+func promotedColourPair(t *testing.T, ns string, tm timing3, greenReady bool) colourPair {
 	t.Helper()
 	newNamespace(t, ns)
 	colourPod(t, ns, "manager-blue", "blue", true)
-	colourPod(t, ns, "manager-green", "green", true)
+	colourPod(t, ns, "manager-green", "green", greenReady)
 	pausedOnPreview(t, ns)
 	p := startColourPairWith(t, ns, tm, true)
+	p.blueLog.Take()
 	patchRolloutStatus(t, ns, `{"pauseConditions":null}`)
 	NewWithT(t).Eventually(p.blue.fence.Leading, eventually).Should(BeFalse(), "blue stops writing at the promote")
 	return p
 }
 
-// TestPromoteStopsTheLeadersWritesBeforeTheServiceMoves promotes the Rollout as `kubectl argo rollouts promote`
-// does: the leader stops writing as soon as its watch shows the promote, keeping the Lease, and nobody writes
-// until Argo Rollouts moves the active Service; then the Lease goes to the new colour's pod with the one update
-// of a hand-over, and its manager leads.
-func TestPromoteStopsTheLeadersWritesBeforeTheServiceMoves(t *testing.T) {
+// TestPromoteHandsTheLeaseOverBeforeTheServiceMoves promotes the Rollout as `kubectl argo rollouts promote`
+// does: the leader stops leading as soon as its watch shows the promote and hands the Lease to the Ready pod of
+// the colour promoted to, whose manager holds it without writing until Argo Rollouts moves the active Service,
+// and then leads on what its watch of the Service shows, with no request of its own.
+func TestPromoteHandsTheLeaseOverBeforeTheServiceMoves(t *testing.T) {
 	g := NewWithT(t)
-	ns := "promote-yield"
-	p := promotedColourPair(t, ns, never)
+	ns := "promote-hand-over"
+	p := promotedColourPair(t, ns, never, true)
 	_, err := p.blue.fence.Enter()
 	g.Expect(err).To(MatchError(ErrNotLeading))
+	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("manager-green"), "blue hands the Lease to green's pod at the promote")
+	g.Consistently(p.green.fence.Leading).Should(BeFalse(), "green waits for the active Service to select it")
+	g.Expect(p.blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the hand-over only")
+
+	promote(t, ns, "active", "green")
+	g.Eventually(p.green.fence.Leading, eventually).Should(BeTrue())
+	g.Expect(holder(g, ns)).To(Equal("manager-green"))
+	g.Expect(p.blueLog.Take()).To(BeEmpty(), "blue: nothing more once the Service moves")
+	g.Expect(p.greenLog.Take()).To(BeEmpty(), "green: no request before it leads")
+	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped", "green started"}))
+	g.Expect(p.ledger.Overlaps()).To(BeEmpty())
+}
+
+// TestPromoteWithoutAReadyNewColourStopsTheLeadersWrites promotes while no pod of the colour promoted to is
+// Ready: the leader has nobody to hand the Lease to, so it stops writing and keeps the Lease until the Service
+// moves, then releases it, and the new colour's manager takes it.
+func TestPromoteWithoutAReadyNewColourStopsTheLeadersWrites(t *testing.T) {
+	g := NewWithT(t)
+	ns := "promote-yield"
+	p := promotedColourPair(t, ns, never, false)
 	g.Consistently(p.green.fence.Leading).Should(BeFalse(), "green waits for the active Service")
 	g.Expect(holder(g, ns)).To(Equal("blue"), "blue keeps the Lease until the Service moves")
 	g.Expect(p.blueLog.Take()).To(BeEmpty(), "stopping its writes costs blue no request")
 
 	promote(t, ns, "active", "green")
 	g.Eventually(p.green.fence.Leading, eventually).Should(BeTrue())
-	g.Expect(holder(g, ns)).To(Equal("manager-green"))
-	g.Expect(p.blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the hand-over only")
-	g.Expect(p.greenLog.Take()).To(BeEmpty(), "green: no request before it leads")
+	g.Expect(holder(g, ns)).To(Equal("green"))
+	g.Expect(p.blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the release only")
 	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped writing", "blue stopped", "green started"}))
 	g.Expect(p.ledger.Overlaps()).To(BeEmpty())
 }
 
-// TestAbortAfterPromoteLetsTheLeaderWriteAgain aborts the Rollout after the promote and before Argo Rollouts
-// moved the Service: the leader, which stopped writing at the promote, writes again, with the Lease it kept.
-func TestAbortAfterPromoteLetsTheLeaderWriteAgain(t *testing.T) {
+// TestAbortAfterPromoteHandsTheLeaseBack aborts the Rollout after the promote and before Argo Rollouts moved
+// the Service: the new colour's manager, which holds the Lease it was handed, hands it back to the active
+// colour's pod, whose manager leads again.
+func TestAbortAfterPromoteHandsTheLeaseBack(t *testing.T) {
 	g := NewWithT(t)
 	ns := "promote-abort"
-	p := promotedColourPair(t, ns, never)
+	p := promotedColourPair(t, ns, never, true)
+	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("manager-green"))
 	patchRolloutStatus(t, ns, `{"abort":true}`)
-	g.Eventually(p.blue.fence.Leading, eventually).Should(BeTrue(), "blue writes again after the abort")
-	g.Expect(holder(g, ns)).To(Equal("blue"))
+	g.Eventually(p.blue.fence.Leading, eventually).Should(BeTrue(), "blue leads again after the abort")
+	g.Expect(holder(g, ns)).To(Equal("manager-blue"))
 	g.Expect(p.green.fence.Leading()).To(BeFalse())
-	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped writing", "blue writing again"}))
+	g.Expect(p.greenLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "green: the hand-back only")
+	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped", "blue started"}))
+	g.Expect(p.ledger.Overlaps()).To(BeEmpty())
 }
 
-// TestLeaderWritesAgainWhenTheServiceDoesNotMove promotes while Argo Rollouts does not move the active Service
-// (its controller down): the leader renews the Lease with its writes stopped and, a renew deadline after the
-// promote, writes again, and goes on leading and writing while that promote stays pending.
-func TestLeaderWritesAgainWhenTheServiceDoesNotMove(t *testing.T) {
+// TestLeaderLeadsOnWhenTheServiceDoesNotMove promotes while Argo Rollouts does not move the active Service
+// (its controller down): the new colour's manager holds the Lease it was handed for a renew deadline, then
+// hands it back, and the old leader leads and renews, not handing the Lease over again while that promote
+// stays pending.
+func TestLeaderLeadsOnWhenTheServiceDoesNotMove(t *testing.T) {
 	g := NewWithT(t)
 	ns := "promote-stuck"
-	p := promotedColourPair(t, ns, short)
-	p.blueLog.Take()
-	for renewal := 1; renewal*int(short.retry) <= int(short.renew); renewal++ {
-		g.Expect(p.blue.fence.Leading()).To(BeFalse(), "renewal %d: blue's writes still stopped", renewal)
-		p.clock.Step(short.retry)
-		g.Eventually(func() map[string]int { return p.blueLog.Take() }, eventually).Should(HaveKeyWithValue("PUT leases", 1), "renewal %d", renewal)
-	}
-	g.Eventually(p.blue.fence.Leading, eventually).Should(BeTrue(), "blue writes again a renew deadline after the promote")
+	p := promotedColourPair(t, ns, short, true)
+	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("manager-green"))
+	p.clock.Step(short.renew - time.Second)
+	g.Consistently(p.blue.fence.Leading).Should(BeFalse(), "green holds the Lease until its renew deadline")
+	p.clock.Step(time.Second)
+	g.Eventually(p.blue.fence.Leading, eventually).Should(BeTrue(), "blue leads again a renew deadline after the promote")
+	g.Expect(holder(g, ns)).To(Equal("manager-blue"))
 	p.clock.Step(short.retry)
-	g.Eventually(func() map[string]int { return p.blueLog.Take() }, eventually).Should(HaveKeyWithValue("PUT leases", 1))
-	g.Expect(p.blue.fence.Leading()).To(BeTrue(), "blue does not stop again for the same promote")
-	g.Expect(holder(g, ns)).To(Equal("blue"))
-	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped writing", "blue writing again"}))
+	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("blue"), "blue renews in its own name")
+	g.Expect(p.blue.fence.Leading()).To(BeTrue(), "blue does not hand the Lease over again for the same promote")
+	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped", "blue started"}))
+	g.Expect(p.ledger.Overlaps()).To(BeEmpty())
 }

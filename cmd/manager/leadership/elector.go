@@ -16,10 +16,12 @@ limitations under the License.
 
 // Package leadership elects the manager that reconciles, on a coordination.k8s.io/v1 Lease, and fences the
 // writes of every other. With an active Service (the Argo Rollouts blue/green activeService), only a manager
-// whose pod that Service selects may lead: at promote the active selector moves, the old colour stops writing
-// and hands the Lease to a Ready pod of the new colour, which leads as soon as its watch of the Lease shows it
-// so (with no such pod it releases the Lease, and the first manager of the new colour to see it takes it). The
-// preview never leads. Leadership can be lost and gained again while the process runs on as a Ready standby.
+// whose pod that Service selects may lead. When a user promotes the Rollout, the leader stops writing and hands
+// the Lease to a Ready pod of the colour promoted to, whose manager leads as soon as its watch shows the active
+// Service selecting it; without a watch of the Rollout, the old colour hands the Lease over when the Service
+// moves (with no Ready pod to hand it to, it releases the Lease, and the first manager of the new colour to see
+// it takes it). The preview never leads. Leadership can be lost and gained again while the process runs on as
+// a Ready standby.
 package leadership
 
 import (
@@ -58,9 +60,10 @@ type Config struct {
 	// standby does not poll: it looks when the Lease or the Service changes, and when a held Lease would expire.
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 	// Rollouts, when set, reads argoproj.io/v1alpha1 (a REST client for Argo Rollouts' API): with an active
-	// Service, the leader watches the Rollouts of its namespace and stops writing as soon as its colour is
-	// promoted away, while Argo Rollouts moves the Service, so that it has nothing left in flight when it hands
-	// the Lease over. It leads on, writing again, if the Service has not moved within the renew deadline.
+	// Service, the managers watch the Rollouts of their namespace. As soon as a promote shows, the leader stops
+	// writing and hands the Lease to a Ready pod of the colour promoted to, while Argo Rollouts moves the
+	// Service; that pod's manager holds it, not writing, until the Service selects it, and hands it back if the
+	// promote is aborted or the Service has not moved within the renew deadline. The old leader then leads on.
 	Rollouts rest.Interface
 	// ReleaseOnCancel releases the Lease when the elector stops, so a standby takes it at once.
 	ReleaseOnCancel bool
@@ -194,9 +197,13 @@ func (e *Elector) observe(ctx context.Context) observation {
 	o.holder, o.duration = holderOf(lease)
 	o.own = e.owns(o.holder)
 	o.handedOver = o.own && o.holder == e.cfg.PodName && e.holderChanged
-	o.promotedAway = e.leading && e.promotedAway()
-	if !o.promotedAway {
+	away := e.promotedAway()
+	if !away {
 		e.yield.spent = false
+	}
+	o.promotedAway, o.promotedHere = e.leading && away, !e.leading && e.promotedHere()
+	if o.promotedAway {
+		o.incoming = e.incoming()
 	}
 	o.yielding, o.yieldingSince, o.yieldSpent = e.yield.yielding, e.yield.since, e.yield.spent
 	return o
@@ -237,6 +244,11 @@ func (e *Elector) act(ctx context.Context, d decision, now time.Time) (again boo
 		lease, err = e.acquireLease(rctx, e.lease, now)
 	case renew:
 		lease, err = e.renewLease(rctx, e.lease, now)
+	case handOver:
+		e.stopLeading(d.reason)
+		e.yield.spent = true // should the Lease come back during this promote, lead on until it is over
+		e.handTo(rctx, d.to)
+		return true
 	case yield:
 		e.yield = yieldState{yielding: true, since: now}
 		e.cfg.Fence.Revoke()
@@ -297,20 +309,6 @@ func (e *Elector) stopLeading(reason string) {
 	case <-e.cfg.Clock.After(e.cfg.RenewDeadline):
 		e.cfg.Log.Info("writes admitted while leading have not returned; releasing the lease anyway")
 	}
-}
-
-// release gives up the Lease if it is still this manager's: it hands it to the successor, a Ready pod of the
-// active colour, or else to nobody.
-func (e *Elector) release(ctx context.Context) {
-	now := e.cfg.Clock.Now()
-	to := e.successor()
-	lease, err := e.releaseLease(ctx, e.lease, now, to)
-	if err != nil {
-		e.cfg.Log.Info("lease not released; it expires instead", "error", err.Error())
-		return
-	}
-	e.see(lease, now)
-	e.cfg.Log.V(1).Info("lease released", "to", describe(to))
 }
 
 // shutdown stops leading when the manager stops and, with ReleaseOnCancel, releases the Lease.

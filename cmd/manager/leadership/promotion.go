@@ -23,9 +23,10 @@ import (
 )
 
 // watchRollouts starts a watch of the Argo Rollouts Rollouts in the elector's namespace, so that the leader
-// learns of a promote when it is made, before Argo Rollouts moves the active Service, and stops writing while
-// the controller does that. The watch only brings the stop forward: the elector does not wait for it to sync,
-// and a manager that cannot read Rollouts (no RBAC, no CRD) stops writing when the Service moves instead.
+// learns of a promote when it is made, before Argo Rollouts moves the active Service, and hands the Lease to the
+// colour promoted to while the controller does that. The watch only brings the hand-over forward: the elector
+// does not wait for it to sync, and a manager that cannot read Rollouts (no RBAC, no CRD) hands the Lease over
+// when the Service moves instead.
 func (e *Elector) watchRollouts(ctx context.Context) {
 	if e.cfg.Rollouts == nil {
 		return
@@ -33,32 +34,49 @@ func (e *Elector) watchRollouts(ctx context.Context) {
 	e.rolloutInformer = e.inform(ctx, e.cfg.Rollouts, "rollouts", "", &rolloutsv1alpha1.Rollout{})
 }
 
-// promotedAway reports whether the blue/green Rollout whose active Service is the elector's is moving the
-// active colour away from this pod's: a user promoted it (its pause conditions are cleared while the controller
-// still holds it paused, what Argo Rollouts calls unpausing) with this pod's colour active and another template
-// current, or its status already names another active colour. False when no such Rollout is known.
-func (e *Elector) promotedAway() bool {
+// rollout is the blue/green Rollout whose active Service is the elector's, nil when none is known.
+func (e *Elector) rollout() *rolloutsv1alpha1.Rollout {
 	if e.rolloutInformer == nil || !e.rolloutInformer.HasSynced() {
-		return false
+		return nil
 	}
 	for _, obj := range e.rolloutInformer.GetStore().List() {
 		ro, ok := obj.(*rolloutsv1alpha1.Rollout)
 		if ok && ro.Spec.Strategy.BlueGreen != nil && ro.Spec.Strategy.BlueGreen.ActiveService == e.cfg.ActiveService {
-			return leavingColour(ro, e.cfg.PodTemplateHash)
+			return ro
 		}
 	}
-	return false
+	return nil
 }
 
-// leavingColour is promotedAway for one Rollout and the pod-template hash of this pod.
-func leavingColour(ro *rolloutsv1alpha1.Rollout, hash string) bool {
-	st := ro.Status
-	switch {
-	case st.Abort || ro.Spec.Paused || st.BlueGreen.ActiveSelector == "":
-		return false
-	case st.BlueGreen.ActiveSelector != hash:
-		return true
+// promotedAway reports whether the Rollout is being promoted from this pod's colour to another, the active
+// Service not moved yet.
+func (e *Elector) promotedAway() bool {
+	ro := e.rollout()
+	return ro != nil && promoting(ro) && ro.Status.BlueGreen.ActiveSelector == e.cfg.PodTemplateHash
+}
+
+// promotedHere reports whether the Rollout is being promoted to this pod's colour, the active Service not
+// moved yet.
+func (e *Elector) promotedHere() bool {
+	ro := e.rollout()
+	return ro != nil && promoting(ro) && ro.Status.CurrentPodHash == e.cfg.PodTemplateHash
+}
+
+// incoming is a Ready pod of the colour the Rollout is being promoted to, "" when there is none.
+func (e *Elector) incoming() string {
+	ro := e.rollout()
+	if ro == nil || !promoting(ro) {
+		return ""
 	}
+	return e.readyPodOf(ro.Status.CurrentPodHash)
+}
+
+// promoting reports whether a user promoted ro and Argo Rollouts has not switched the active colour yet: the
+// pause conditions are cleared while the controller still holds the Rollout paused (what Argo Rollouts calls
+// unpausing), with one colour active and another template current. An abort, or a user's pause, ends it.
+func promoting(ro *rolloutsv1alpha1.Rollout) bool {
+	st := ro.Status
 	unpausing := st.ControllerPause && len(st.PauseConditions) == 0
-	return unpausing && st.CurrentPodHash != "" && st.CurrentPodHash != hash
+	active := st.BlueGreen.ActiveSelector
+	return unpausing && !st.Abort && !ro.Spec.Paused && active != "" && st.CurrentPodHash != "" && st.CurrentPodHash != active
 }

@@ -39,15 +39,20 @@ func (e *Elector) watchColours(ctx context.Context) {
 // manager's own, of the colour the active Service selects (the first by name when there are several); "" when
 // there is none, or no active Service, and the Lease is then released to nobody.
 func (e *Elector) successor() string {
-	if e.podInformer == nil {
+	if e.serviceInformer == nil {
 		return ""
 	}
 	svc, _ := e.watched(e.serviceInformer, e.cfg.ActiveService).(*corev1.Service)
 	if svc == nil {
 		return ""
 	}
-	hash := svc.Spec.Selector[PodTemplateHashLabel]
-	if hash == "" {
+	return e.readyPodOf(svc.Spec.Selector[PodTemplateHashLabel])
+}
+
+// readyPodOf is a Ready pod of the colour of pod-template hash, other than this manager's own (the first by
+// name when there are several); "" when there is none.
+func (e *Elector) readyPodOf(hash string) string {
+	if e.podInformer == nil || hash == "" {
 		return ""
 	}
 	var names []string
@@ -72,4 +77,22 @@ func ready(pod *corev1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// release gives up the Lease if it is still this manager's: it hands it to the successor, a Ready pod of the
+// active colour, or else to nobody.
+func (e *Elector) release(ctx context.Context) {
+	e.handTo(ctx, e.successor())
+}
+
+// handTo gives up the Lease if it is still this manager's, to pod to, or to nobody when to is "".
+func (e *Elector) handTo(ctx context.Context, to string) {
+	now := e.cfg.Clock.Now()
+	lease, err := e.releaseLease(ctx, e.lease, now, to)
+	if err != nil {
+		e.cfg.Log.Info("lease not released; it expires instead", "error", err.Error())
+		return
+	}
+	e.see(lease, now)
+	e.cfg.Log.V(1).Info("lease released", "to", describe(to))
 }
