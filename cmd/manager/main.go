@@ -36,6 +36,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/siteops/siteops/apis"
+	"github.com/siteops/siteops/cmd/manager/leadership"
 	"github.com/siteops/siteops/gitops/version"
 )
 
@@ -190,6 +191,13 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	}
 	if err := mgr.AddReadyzCheck("readyz", ready); err != nil {
 		return fmt.Errorf("adding ready check: %w", err)
+	}
+	warm := &readiness{caches: mgr.GetCache()}
+	if e, ok := el.runnable.(*leadership.Elector); ok {
+		warm.elector = e
+	}
+	if err := mgr.AddReadyzCheck("warm", warm.check); err != nil {
+		return fmt.Errorf("adding warm-up check: %w", err)
 	}
 	ctrl.Log.WithName("setup").Info("manager started", "version", version.Version, "leaderElection", o.leaderElect,
 		"leaderElector", o.leaderElector, "activeService", o.activeService, "podTemplateHash", o.podTemplateHash)

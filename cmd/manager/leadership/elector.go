@@ -28,6 +28,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -77,8 +78,9 @@ type Config struct {
 
 // Elector runs the election for one manager.
 type Elector struct {
-	cfg  Config
-	wake chan struct{}
+	cfg     Config
+	wake    chan struct{}
+	decided atomic.Bool
 
 	// leaseInformer and serviceInformer watch the Lease and the active Service (nil without one), podInformer
 	// the pods of each colour and rolloutInformer the Rollouts (nil without an active Service, or Rollouts);
@@ -124,6 +126,10 @@ func New(cfg Config) (*Elector, error) {
 	return &Elector{cfg: cfg, wake: make(chan struct{}, 1)}, nil
 }
 
+// Decided reports whether the elector has made its first decision, on the Lease and the active Service as its
+// watches delivered them: from then on it leads, or takes over, as soon as a watch event says it may.
+func (e *Elector) Decided() bool { return e.decided.Load() }
+
 // NeedLeaderElection is false: the elector is the leader election, and runs on every manager.
 func (e *Elector) NeedLeaderElection() bool { return false }
 
@@ -142,6 +148,7 @@ func (e *Elector) Start(ctx context.Context) error {
 	for first := true; ; first = false {
 		d := e.step(ctx)
 		if first {
+			e.decided.Store(true)
 			e.cfg.Log.V(1).Info("first decision made", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "reason", d.reason)
 		}
 		var timeout <-chan time.Time
