@@ -141,10 +141,17 @@ func (f *promoteFixture) kubectl(stdin string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// churn changes the Guestbook's size every promoteChurn until the returned stop function is first called.
+// churnInFlight is how many of the churn's patches may be in flight at once. A patch of a Guestbook goes through
+// the manager's admission webhook and, on this loaded machine, can take longer than promoteChurn: sent one
+// after the other, the changes came about every 100 ms instead of every promoteChurn.
+const churnInFlight = 2
+
+// churn changes the Guestbook's size every promoteChurn until the returned stop function is first called,
+// without waiting for the previous change to return (a tick is skipped when churnInFlight are still in flight).
 func (f *promoteFixture) churn() (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, churnInFlight)
 	wg.Go(func() {
 		tick := time.NewTicker(promoteChurn)
 		defer tick.Stop()
@@ -154,9 +161,17 @@ func (f *promoteFixture) churn() (stop func()) {
 				return
 			case <-tick.C:
 			}
+			select {
+			case slots <- struct{}{}:
+			default:
+				continue
+			}
 			gb := &webappv1.Guestbook{ObjectMeta: metav1.ObjectMeta{Namespace: f.gb.Namespace, Name: f.gb.Name}}
 			patch := client.RawPatch("application/merge-patch+json", fmt.Appendf(nil, `{"spec":{"size":%d}}`, 1+i%2))
-			_ = f.bc.c.Patch(context.Background(), gb, patch)
+			wg.Go(func() {
+				defer func() { <-slots }()
+				_ = f.bc.c.Patch(context.Background(), gb, patch)
+			})
 		}
 	})
 	var once sync.Once
