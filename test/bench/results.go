@@ -106,9 +106,9 @@ var catalogue = []Row{
 			"autoPromotionEnabled false, scaleDownDelaySeconds 3), each pod a real bin/manager process " +
 			"(test/podproc: started when kwok binds the pod, /readyz → Ready, SIGTERM when the pod goes); each " +
 			"promote: a pod-template annotation changes, the Rollout pauses with the new colour Ready in shadow mode, " +
-			"then `kubectl argo rollouts promote` (clock: when it returns); a Guestbook's size changes every 50 ms so " +
-			"the leader always has a write to make; write times from the processes' \"api write\" log lines (same " +
-			"host clock); two writers = a pair of processes whose write spans overlap; anchors: client-go's elector " +
+			"then `kubectl argo rollouts promote` (clock: when it returns); a Guestbook's size changes every 50 ms (each " +
+			"change sent on its tick, at most 2 in flight) so the leader always has a write to make; write times " +
+			"from the processes' \"api write\" log lines (when each write was sent; same host clock); two writers = a pair of processes whose write spans overlap; anchors: client-go's elector " +
 			"with ReleaseOnCancel, retry 500 ms (leadership moves at the old colour's scale-down, so the 3 s delay " +
 			"is in its figures) and with controller-runtime's defaults (lease 15 s, renew 10 s, retry 2 s, no " +
 			"ReleaseOnCancel)"},
