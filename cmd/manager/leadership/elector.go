@@ -204,13 +204,14 @@ func (e *Elector) observe(ctx context.Context) observation {
 	o.holder, o.duration = holderOf(lease)
 	o.own = e.owns(o.holder)
 	o.handedOver = o.own && o.holder == e.cfg.PodName && e.holderChanged
-	away := e.promotedAway()
+	ro := e.rollout()
+	away := promotedAway(ro, e.cfg.PodTemplateHash)
 	if !away {
 		e.yield.spent = false
 	}
-	o.promotedAway, o.promotedHere = e.leading && away, !e.leading && e.promotedHere()
+	o.promotedAway, o.promotedHere = e.leading && away, !e.leading && promotedTo(ro, e.cfg.PodTemplateHash)
 	if o.promotedAway {
-		o.incoming = e.incoming()
+		o.incoming = e.readyPodOf(ro.Status.CurrentPodHash) // a Ready pod of the colour promoted to
 	}
 	o.yielding, o.yieldingSince, o.yieldSpent = e.yield.yielding, e.yield.since, e.yield.spent
 	return o
@@ -262,7 +263,7 @@ func (e *Elector) act(ctx context.Context, d decision, now time.Time) (again boo
 		e.cfg.Log.Info("stopped writing", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "reason", d.reason)
 		return true
 	case resume:
-		e.yield = yieldState{spent: e.promotedAway()}
+		e.yield = yieldState{spent: promotedAway(e.rollout(), e.cfg.PodTemplateHash)}
 		e.cfg.Fence.Grant()
 		e.cfg.Log.Info("writing again", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "reason", d.reason)
 		return true

@@ -48,27 +48,16 @@ func (e *Elector) rollout() *rolloutsv1alpha1.Rollout {
 	return nil
 }
 
-// promotedAway reports whether the Rollout is being promoted from this pod's colour to another, the active
-// Service not moved yet.
-func (e *Elector) promotedAway() bool {
-	ro := e.rollout()
-	return ro != nil && promoting(ro) && ro.Status.BlueGreen.ActiveSelector == e.cfg.PodTemplateHash
+// promotedAway reports whether ro (nil: no Rollout known) is being promoted from the colour of pod-template
+// hash to another, the active Service not moved yet.
+func promotedAway(ro *rolloutsv1alpha1.Rollout, hash string) bool {
+	return ro != nil && promoting(ro) && ro.Status.BlueGreen.ActiveSelector == hash
 }
 
-// promotedHere reports whether the Rollout is being promoted to this pod's colour, the active Service not
-// moved yet.
-func (e *Elector) promotedHere() bool {
-	ro := e.rollout()
-	return ro != nil && promoting(ro) && ro.Status.CurrentPodHash == e.cfg.PodTemplateHash
-}
-
-// incoming is a Ready pod of the colour the Rollout is being promoted to, "" when there is none.
-func (e *Elector) incoming() string {
-	ro := e.rollout()
-	if ro == nil || !promoting(ro) {
-		return ""
-	}
-	return e.readyPodOf(ro.Status.CurrentPodHash)
+// promotedTo reports whether ro (nil: no Rollout known) is being promoted to the colour of pod-template hash,
+// the active Service not moved yet.
+func promotedTo(ro *rolloutsv1alpha1.Rollout, hash string) bool {
+	return ro != nil && promoting(ro) && ro.Status.CurrentPodHash == hash
 }
 
 // promoting reports whether a user promoted ro and Argo Rollouts has not switched the active colour yet: the
