@@ -111,8 +111,12 @@ func (w *writeCounter) add(verb string, obj client.Object) {
 	if w.n == nil {
 		w.n = map[string]int{}
 	}
-	kind := fmt.Sprintf("%T", obj)
-	kind = kind[strings.LastIndexByte(kind, '.')+1:]
+	// The kind the request names: a status patch is sent as metadata only (kit.PatchStatus).
+	kind := obj.GetObjectKind().GroupVersionKind().Kind
+	if kind == "" {
+		kind = fmt.Sprintf("%T", obj)
+		kind = kind[strings.LastIndexByte(kind, '.')+1:]
+	}
 	w.n[verb+" "+kind]++
 	w.seq = append(w.seq, verb+" "+kind+" "+obj.GetName())
 }
