@@ -44,6 +44,7 @@ import (
 type options struct {
 	metricsAddr, probeAddr, receiverAddr  string
 	pprofAddr                             string
+	apiCompression                        bool
 	secureMetrics, enableHTTP2            bool
 	enableWebhooks                        bool
 	webhookPort                           int
@@ -74,6 +75,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.StringVar(&o.probeAddr, "health-probe-bind-address", "127.0.0.1:8081", "Address of /healthz and /readyz.")
 	fs.StringVar(&o.receiverAddr, "receiver-bind-address", "127.0.0.1:9292", "Address of the Git push receiver; \"0\" disables it.")
 	fs.StringVar(&o.pprofAddr, "pprof-bind-address", "0", "Address of Go's /debug/pprof endpoints for profiling (plain HTTP: keep it on loopback); \"0\" (the default) disables them.")
+	fs.BoolVar(&o.apiCompression, "api-compression", false, "Ask the API server for gzip-compressed responses, watch streams included. Off by default: next to the API server the gzip of every watch event costs it and the manager more CPU than the bytes it saves. A kubeconfig's disable-compression is honoured either way.")
 	fs.BoolVar(&o.enableWebhooks, "enable-webhooks", true, "Serve the admission webhooks.")
 	fs.IntVar(&o.webhookPort, "webhook-port", 9443, "Port of the admission webhook server.")
 	fs.StringVar(&o.webhookHost, "webhook-host", "", "Address the admission webhook server listens on (default: every interface).")
@@ -129,6 +131,7 @@ func main() {
 // run runs the manager with options o against the apiserver of cfg until ctx ends; clk drives the
 // reconcilers' schedules and durations.
 func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) error {
+	cfg = apiConfig(cfg, o)
 	scheme, err := apis.NewScheme()
 	if err != nil {
 		return err
@@ -205,4 +208,13 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 		return fmt.Errorf("running manager: %w", err)
 	}
 	return nil
+}
+
+// apiConfig is cfg as the manager uses it: without response compression unless --api-compression asks for it.
+func apiConfig(cfg *rest.Config, o options) *rest.Config {
+	cfg = rest.CopyConfig(cfg)
+	if !o.apiCompression {
+		cfg.DisableCompression = true
+	}
+	return cfg
 }
