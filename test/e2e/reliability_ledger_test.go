@@ -144,6 +144,41 @@ func (l jobLedger) check(from, until time.Time) (expected, missed, duplicates in
 	return expected, missed, duplicates, detail
 }
 
+// missedByMinute lists, in time order, each scheduled minute up to until with runs missed and how many.
+func (l jobLedger) missedByMinute(until time.Time) string {
+	byMinute := map[int64]int{}
+	for name, created := range l.created {
+		for m := created.Unix()/60 + 1; m <= until.Unix()/60; m++ {
+			if l.runs[name][m] == 0 {
+				byMinute[m]++
+			}
+		}
+	}
+	minutes := make([]int64, 0, len(byMinute))
+	for m := range byMinute {
+		minutes = append(minutes, m)
+	}
+	sort.Slice(minutes, func(i, j int) bool { return minutes[i] < minutes[j] })
+	out := make([]string, len(minutes))
+	for i, m := range minutes {
+		out[i] = fmt.Sprintf("%s %d", time.Unix(m*60, 0).UTC().Format("15:04"), byMinute[m])
+	}
+	return strings.Join(out, ", ")
+}
+
+// createdSpan returns the earliest and the latest creation time of the CronJobs.
+func (l jobLedger) createdSpan() (first, last time.Time) {
+	for _, c := range l.created {
+		if first.IsZero() || c.Before(first) {
+			first = c
+		}
+		if c.After(last) {
+			last = c
+		}
+	}
+	return first, last
+}
+
 // collapsed counts, up to until, the minutes without a Job that have a later Job of the same CronJob: due
 // times the controller skipped for a later one (Kubernetes' semantics, which siteops follows: of several due
 // times only the most recent runs). recorded of them are covered by status.lastMissedTime; the others were

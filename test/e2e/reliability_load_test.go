@@ -107,6 +107,11 @@ func TestCronJobLoad(t *testing.T) {
 	expected, missed, dup, detail := l.check(time.Time{}, last)
 	t.Logf("load: %d CronJobs x %d minute(s): %d runs due, %d Jobs, %d missed, %d duplicated %v",
 		n, minutes, expected, l.jobs, missed, dup, detail)
+	if missed > 0 {
+		first, lastCreated := l.createdSpan()
+		t.Logf("missed by scheduled minute: %s (the CronJobs were created from %s to %s)", l.missedByMinute(last),
+			first.UTC().Format("15:04:05"), lastCreated.UTC().Format("15:04:05"))
+	}
 	t.Logf("schedule lag (creationTimestamp - scheduled time): p50 %.0f s, p99 %.0f s, max %.0f s over %d Jobs",
 		percentile(l.lags, 50), percentile(l.lags, 99), percentile(l.lags, 100), len(l.lags))
 	if len(l.late) > 0 {
