@@ -18,7 +18,10 @@ package e2e
 
 import (
 	"fmt"
+	"iter"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -119,21 +122,18 @@ func readLedger(t testing.TB, ns string) jobLedger {
 // until, the minutes with no Job (missed) and the Jobs beyond one per minute (duplicates, counted over every
 // minute).
 func (l jobLedger) check(from, until time.Time) (expected, missed, duplicates int, detail []string) {
-	last := until.Unix() / 60
-	for name, created := range l.created {
-		for m := max(created.Unix()/60+1, from.Unix()/60); m <= last; m++ {
-			expected++
-			if l.runs[name][m] == 0 {
-				missed++
-				detail = append(detail, fmt.Sprintf("%s missed %s", name, time.Unix(m*60, 0).UTC().Format("15:04")))
-			}
+	for name, m := range l.due(from, until) {
+		expected++
+		if l.runs[name][m] == 0 {
+			missed++
+			detail = append(detail, fmt.Sprintf("%s missed %s", name, clockMinute(m)))
 		}
 	}
 	for name, runs := range l.runs {
 		for m, n := range runs {
 			if n > 1 {
 				duplicates += n - 1
-				detail = append(detail, fmt.Sprintf("%s has %d Jobs for %s", name, n, time.Unix(m*60, 0).UTC().Format("15:04")))
+				detail = append(detail, fmt.Sprintf("%s has %d Jobs for %s", name, n, clockMinute(m)))
 			}
 		}
 	}
@@ -147,24 +147,34 @@ func (l jobLedger) check(from, until time.Time) (expected, missed, duplicates in
 // missedByMinute lists, in time order, each scheduled minute up to until with runs missed and how many.
 func (l jobLedger) missedByMinute(until time.Time) string {
 	byMinute := map[int64]int{}
-	for name, created := range l.created {
-		for m := created.Unix()/60 + 1; m <= until.Unix()/60; m++ {
-			if l.runs[name][m] == 0 {
-				byMinute[m]++
-			}
+	for name, m := range l.due(time.Time{}, until) {
+		if l.runs[name][m] == 0 {
+			byMinute[m]++
 		}
 	}
-	minutes := make([]int64, 0, len(byMinute))
-	for m := range byMinute {
-		minutes = append(minutes, m)
-	}
-	sort.Slice(minutes, func(i, j int) bool { return minutes[i] < minutes[j] })
-	out := make([]string, len(minutes))
-	for i, m := range minutes {
-		out[i] = fmt.Sprintf("%s %d", time.Unix(m*60, 0).UTC().Format("15:04"), byMinute[m])
+	var out []string
+	for _, m := range slices.Sorted(maps.Keys(byMinute)) {
+		out = append(out, fmt.Sprintf("%s %d", clockMinute(m), byMinute[m]))
 	}
 	return strings.Join(out, ", ")
 }
+
+// due yields every CronJob with each of its scheduled minutes (Unix minutes) from from (zero: the CronJob's
+// creation) up to and including until.
+func (l jobLedger) due(from, until time.Time) iter.Seq2[string, int64] {
+	return func(yield func(string, int64) bool) {
+		for name, created := range l.created {
+			for m := max(created.Unix()/60+1, from.Unix()/60); m <= until.Unix()/60; m++ {
+				if !yield(name, m) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// clockMinute is the UTC hh:mm of a Unix minute.
+func clockMinute(m int64) string { return time.Unix(m*60, 0).UTC().Format("15:04") }
 
 // createdSpan returns the earliest and the latest creation time of the CronJobs.
 func (l jobLedger) createdSpan() (first, last time.Time) {
@@ -193,7 +203,7 @@ func (l jobLedger) collapsed(until time.Time) (recorded, unrecorded int, trailin
 			switch lm, ok := l.lastMissed[name]; {
 			case l.runs[name][m] > 0:
 			case m > latest:
-				trailing = append(trailing, fmt.Sprintf("%s %s", name, time.Unix(m*60, 0).UTC().Format("15:04")))
+				trailing = append(trailing, fmt.Sprintf("%s %s", name, clockMinute(m)))
 			case ok && m <= lm.Unix()/60:
 				recorded++
 			default:
