@@ -24,6 +24,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -56,10 +57,9 @@ func PatchStatus(ctx context.Context, c client.Client, before, obj client.Object
 	meta := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: obj.GetNamespace(),
 		Name: obj.GetName(), ResourceVersion: obj.GetResourceVersion()}}
 	meta.SetGroupVersionKind(gvk)
-	if err := c.Status().Patch(ctx, meta, client.RawPatch(types.MergePatchType, data)); err != nil {
-		if client.IgnoreNotFound(err) == nil {
-			return nil
-		}
+	if err := c.Status().Patch(ctx, meta, client.RawPatch(types.MergePatchType, data)); apierrors.IsNotFound(err) {
+		return nil
+	} else if err != nil {
 		return fmt.Errorf("patching the status of %s: %w", client.ObjectKeyFromObject(obj), err)
 	}
 	obj.SetResourceVersion(meta.ResourceVersion)
