@@ -194,7 +194,8 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return fmt.Errorf("indexing Jobs by their CronJob: %w", err)
 	}
 	b := ctrl.NewControllerManagedBy(mgr).
-		For(&batchv1.CronJob{}).
+		For(&batchv1.CronJob{}, builder.WithPredicates(notSpecChanges)).
+		Watches(&batchv1.CronJob{}, specChanges).
 		Owns(&kbatchv1.Job{}, builder.WithPredicates(jobChangeMatters)).
 		Named("cronjob")
 	workers := r.Workers

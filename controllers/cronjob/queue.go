@@ -17,9 +17,16 @@ limitations under the License.
 package cronjob
 
 import (
+	"context"
+
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -48,4 +55,43 @@ func (r *Reconciler) newQueue(name string, rl workqueue.TypedRateLimiter[reconci
 func (r *Reconciler) othersWaiting() bool {
 	q := r.queue.Load()
 	return q != nil && (*q).Len() > 0
+}
+
+// specChanges enqueues a CronJob at wakePriority when it is created while the controller runs or its spec
+// changes: its next scheduled time is not known until it is reconciled and may already be due, so it
+// belongs with the CronJobs due now. At a watch event's priority it would wait behind every wake-up, and on a
+// controller that is behind its schedule that is minutes: a CronJob created then would miss its first runs.
+// CronJobs of the initial list keep controller-runtime's low priority. notSpecChanges keeps these events
+// from the CronJob watch's default handler.
+var specChanges = handler.Funcs{
+	CreateFunc: func(_ context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+		addAtWakePriority(q, e.Object, !e.IsInInitialList)
+	},
+	UpdateFunc: func(_ context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+		if specChanged(e) {
+			addAtWakePriority(q, e.ObjectNew, true)
+		}
+	},
+}
+
+// notSpecChanges lets through the CronJob events that specChanges does not enqueue.
+var notSpecChanges = predicate.Funcs{
+	CreateFunc: func(event.CreateEvent) bool { return false },
+	UpdateFunc: func(e event.UpdateEvent) bool { return !specChanged(e) },
+}
+
+// specChanged reports whether an update changed the CronJob's spec (its generation).
+func specChanged(e event.UpdateEvent) bool {
+	return e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration()
+}
+
+// addAtWakePriority adds obj's request to q, at wakePriority when wake is true and q is a priority queue,
+// else at the priority q gives by default.
+func addAtWakePriority(q workqueue.TypedRateLimitingInterface[reconcile.Request], obj client.Object, wake bool) {
+	req := reconcile.Request{NamespacedName: client.ObjectKeyFromObject(obj)}
+	if pq, ok := q.(priorityqueue.PriorityQueue[reconcile.Request]); ok && wake {
+		pq.AddWithOpts(priorityqueue.AddOpts{Priority: ptr.To(wakePriority)}, req)
+		return
+	}
+	q.Add(req)
 }
