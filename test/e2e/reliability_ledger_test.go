@@ -68,6 +68,8 @@ type jobLedger struct {
 	lags []float64
 	// late names the Jobs created more than 20 s after their scheduled time, with the lag.
 	late []string
+	// jobCreated is each Job's creationTimestamp.
+	jobCreated []time.Time
 }
 
 // readLedger lists the namespace's CronJobs and Jobs (owner and scheduled-time annotation of each Job).
@@ -105,6 +107,7 @@ func readLedger(t testing.TB, ns string) jobLedger {
 		if createdAt, err := time.Parse(time.RFC3339, f[2]); err == nil {
 			lag := createdAt.Sub(at)
 			l.lags = append(l.lags, lag.Seconds())
+			l.jobCreated = append(l.jobCreated, createdAt)
 			if lag > 20*time.Second {
 				l.late = append(l.late, fmt.Sprintf("%s@%s+%s", owner, at.UTC().Format("15:04"), lag))
 			}
@@ -116,6 +119,17 @@ func readLedger(t testing.TB, ns string) jobLedger {
 		l.jobs++
 	}
 	return l
+}
+
+// createdBetween counts the Jobs created from a to b (creationTimestamp has whole seconds).
+func (l jobLedger) createdBetween(a, b time.Time) int {
+	n := 0
+	for _, at := range l.jobCreated {
+		if !at.Before(a.Truncate(time.Second)) && !at.After(b) {
+			n++
+		}
+	}
+	return n
 }
 
 // check counts, for every scheduled minute from from (zero: each CronJob's creation) up to and including

@@ -70,6 +70,9 @@ func TestCronJobLoad(t *testing.T) {
 	}
 	created := time.Now()
 	before := usageOf(m.Pid())
+	pids := clusterPids(t)
+	pids["manager"] = m.Pid()
+	cpuFrom := sampleCPU(t, pids)
 	last := nextMinute(created).Add(time.Duration(minutes-1) * time.Minute)
 	t.Logf("%d CronJobs created; watching the minutes up to %s", n, last.UTC().Format("15:04"))
 	profiled := make(chan error, 1)
@@ -89,6 +92,7 @@ func TestCronJobLoad(t *testing.T) {
 		from, every = last.Add((deadline+5)*time.Second), 10*time.Second
 	}
 	time.Sleep(time.Until(from))
+	cpuTo := sampleCPU(t, pids)
 	var l jobLedger
 	for end := from.Add((deadline + 60) * time.Second); ; time.Sleep(every) {
 		l = readLedger(t, ns)
@@ -117,6 +121,10 @@ func TestCronJobLoad(t *testing.T) {
 	if len(l.late) > 0 {
 		t.Logf("created more than 20 s late: %d, first ones %v", len(l.late), l.late[:min(len(l.late), 10)])
 	}
+	inWindow := l.createdBetween(cpuFrom.at, cpuTo.at)
+	t.Logf("CPU from the CronJobs' creation until the ledger was first read (%s, %d Jobs created): %s",
+		cpuTo.at.Sub(cpuFrom.at).Round(time.Second), inWindow, cpuBetween(cpuFrom, cpuTo, []string{"kube-apiserver",
+			"etcd", "kube-controller-manager", "manager", "kube-scheduler", "kwok"}, inWindow))
 	cpu := after.cpu - before.cpu
 	t.Logf("manager: peak RSS %.0f MiB, CPU %s over %s wall (%.2f cores)", after.peakRSSMiB,
 		cpu.Round(10*time.Millisecond), wall.Round(time.Second), cpu.Seconds()/wall.Seconds())
