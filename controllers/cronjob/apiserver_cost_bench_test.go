@@ -37,6 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
+	"github.com/siteops/siteops/test/procstat"
 )
 
 // BenchmarkAPIServerCPUPerRunRequest measures the CPU time the test kube-apiserver spends on each kind of
@@ -171,12 +172,9 @@ func apiserverPid(b *testing.B) int {
 // processCPU is the user and system CPU time of process pid so far.
 func processCPU(b *testing.B, pid int) time.Duration {
 	b.Helper()
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	u, err := procstat.Read(pid)
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := strings.Fields(string(stat)[strings.LastIndexByte(string(stat), ')')+1:])
-	user, _ := strconv.ParseInt(f[11], 10, 64)
-	sys, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(user+sys) * time.Second / 100 // USER_HZ is 100 on Linux
+	return u.CPU
 }

@@ -23,7 +23,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,6 +36,7 @@ import (
 
 	"github.com/siteops/siteops/apis"
 	"github.com/siteops/siteops/test/managerproc"
+	"github.com/siteops/siteops/test/procstat"
 	"github.com/siteops/siteops/test/testenv"
 )
 
@@ -234,38 +234,10 @@ type procSample struct {
 	rss, hwm int64         // VmRSS and VmHWM (peak), bytes
 }
 
-// sampleProc reads /proc/<pid>/stat (utime, stime in clock ticks of 1/100 s on Linux) and /proc/<pid>/status.
+// sampleProc reads the process's CPU time and memory from /proc.
 func sampleProc(pid int) (procSample, error) {
-	var s procSample
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return s, fmt.Errorf("reading stat of %d: %w", pid, err)
-	}
-	// Fields after the command (which may hold spaces) start after the last ')'.
-	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	if len(f) < 13 {
-		return s, fmt.Errorf("short stat of %d", pid)
-	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64) // field 14 utime
-	st, _ := strconv.ParseInt(f[12], 10, 64) // field 15 stime
-	s.cpu = time.Duration(ut+st) * 10 * time.Millisecond
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return s, fmt.Errorf("reading status of %d: %w", pid, err)
-	}
-	for _, line := range strings.Split(string(status), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok || (k != "VmRSS" && k != "VmHWM") {
-			continue
-		}
-		kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-		if k == "VmRSS" {
-			s.rss = kb << 10
-		} else {
-			s.hwm = kb << 10
-		}
-	}
-	return s, nil
+	u, err := procstat.Read(pid)
+	return procSample{cpu: u.CPU, rss: u.RSS, hwm: u.PeakRSS}, err
 }
 
 // managerUserAgent starts the user agent of managerBinary's API requests (client-go names the binary).

@@ -20,13 +20,13 @@ import (
 	"fmt"
 	"iter"
 	"maps"
-	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/siteops/siteops/test/procstat"
 )
 
 // cronJobsYAML returns n CronJobs named <prefix>-<i>, every minute, with the given startingDeadlineSeconds.
@@ -265,27 +265,11 @@ type processUsage struct {
 	cpu        time.Duration
 }
 
-// usageOf reads /proc/<pid>/status and /proc/<pid>/stat; zero values when the process is gone.
+// usageOf reads the process's usage from /proc; zero values when the process is gone.
 func usageOf(pid int) processUsage {
-	var u processUsage
-	if status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
-		for _, line := range strings.Split(string(status), "\n") {
-			if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-				kb, _ := strconv.ParseFloat(f[1], 64)
-				u.peakRSSMiB = kb / 1024
-			}
-		}
+	u, err := procstat.Read(pid)
+	if err != nil {
+		return processUsage{}
 	}
-	if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
-		// Fields after the command name (which may hold spaces) start at state; utime and stime are 14 and 15.
-		if i := strings.LastIndexByte(string(stat), ')'); i > 0 {
-			f := strings.Fields(string(stat)[i+1:])
-			if len(f) > 13 {
-				ut, _ := strconv.ParseInt(f[11], 10, 64)
-				st, _ := strconv.ParseInt(f[12], 10, 64)
-				u.cpu = time.Duration(ut+st) * time.Second / 100 // USER_HZ is 100 on Linux
-			}
-		}
-	}
-	return u
+	return processUsage{peakRSSMiB: float64(u.PeakRSS) / (1 << 20), cpu: u.CPU}
 }
