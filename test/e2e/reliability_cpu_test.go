@@ -98,7 +98,7 @@ func cpuBetween(a, b cpuSample, order []string, jobs int) string {
 		}
 		return s
 	}
-	parts := []string{fmt.Sprintf("machine %s of %.0f", cores(b.busy-a.busy), (b.total-a.total).Seconds()/wall)}
+	parts := []string{fmt.Sprintf("machine (%.0f cores) %s", (b.total-a.total).Seconds()/wall, cores(b.busy-a.busy))}
 	for _, name := range order {
 		if before, ok := a.procs[name]; ok {
 			parts = append(parts, fmt.Sprintf("%s %s", name, cores(b.procs[name]-before)))
