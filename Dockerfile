@@ -12,7 +12,7 @@ COPY cmd/ cmd/
 COPY controllers/ controllers/
 COPY gitops/ gitops/
 RUN CGO_ENABLED=0 GOOS=${TARGETOS} GOARCH=${TARGETARCH} go build -trimpath \
-    -ldflags "-s -w -X github.com/siteops/siteops/gitops/version.Version=${VERSION}" -o manager ./cmd/manager
+    -ldflags "-s -w -X github.com/siteops/siteops/internal/version.Version=${VERSION}" -o manager ./cmd/manager
 
 # Run it on distroless as a non-root user. SiteSync clones go to /tmp (an emptyDir in base/manager), so the
 # root filesystem stays read-only. go-git needs no git binary for http(s) and ssh sources.

@@ -40,7 +40,7 @@ ENVTEST_K8S_VERSION ?= $(shell . hack/versions.sh && echo "$$KUBE_VERSION" | sed
 # GO_FILES: the tracked and untracked-but-not-ignored Go files, testdata/ excluded (make fmt, make verify).
 GO_FILES = $(shell git ls-files --cached --others --exclude-standard -- '*.go' ':(exclude,glob)**/testdata/**')
 
-LDFLAGS := -s -w -X github.com/siteops/siteops/gitops/version.Version=$(VERSION)
+LDFLAGS := -s -w -X github.com/siteops/siteops/internal/version.Version=$(VERSION)
 GO_TEST_FLAGS ?=
 
 .PHONY: all

@@ -26,7 +26,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/siteops/siteops/gitops/version"
+	"github.com/siteops/siteops/internal/version"
 )
 
 // commitMessage is the rendered commit's message with its trailers: the subject names the rendered and the

@@ -21,7 +21,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
-	"github.com/siteops/siteops/gitops/version"
+	"github.com/siteops/siteops/internal/version"
 	"github.com/siteops/siteops/test/gitserver"
 )
 

@@ -30,14 +30,14 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/siteops/siteops/cmd/manager/webhookcerts"
+	"github.com/siteops/siteops/internal/webhookcerts"
 )
 
 // Webhook certificate sources (--cert-source).
 const (
 	// certSourceFiles reads tls.crt/tls.key from --webhook-cert-dir, written by someone else (cert-manager).
 	certSourceFiles = "files"
-	// certSourceSelf has the manager keep its own CA and serving certificate (cmd/manager/webhookcerts).
+	// certSourceSelf has the manager keep its own CA and serving certificate (internal/webhookcerts).
 	certSourceSelf = "self"
 )
 

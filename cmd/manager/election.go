@@ -30,12 +30,12 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
-	"github.com/siteops/siteops/cmd/manager/leadership"
+	"github.com/siteops/siteops/internal/leadership"
 )
 
 // Leader electors (--leader-elector).
 const (
-	// electorSiteops is cmd/manager/leadership: leadership follows the active Service and moves on watch events.
+	// electorSiteops is internal/leadership: leadership follows the active Service and moves on watch events.
 	electorSiteops = "siteops"
 	// electorControllerRuntime is controller-runtime's leader election (client-go's elector): one leadership
 	// per process, which exits when it loses the lease.

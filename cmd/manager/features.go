@@ -28,12 +28,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
-	"github.com/siteops/siteops/cmd/manager/leadership"
-	"github.com/siteops/siteops/cmd/manager/receiver"
-	"github.com/siteops/siteops/cmd/manager/standby"
 	"github.com/siteops/siteops/controllers/cronjob"
 	"github.com/siteops/siteops/controllers/guestbook"
 	"github.com/siteops/siteops/controllers/sitesync"
+	"github.com/siteops/siteops/controllers/sitesync/receiver"
+	"github.com/siteops/siteops/internal/leadership"
+	"github.com/siteops/siteops/internal/standby"
 )
 
 // setupFeatures registers every reconciler, webhook and the push receiver with the manager. Every controller

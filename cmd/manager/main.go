@@ -36,8 +36,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/siteops/siteops/apis"
-	"github.com/siteops/siteops/cmd/manager/leadership"
-	"github.com/siteops/siteops/gitops/version"
+	"github.com/siteops/siteops/internal/leadership"
+	"github.com/siteops/siteops/internal/version"
 )
 
 // options are the manager's flags.

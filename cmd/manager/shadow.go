@@ -32,8 +32,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 
-	"github.com/siteops/siteops/cmd/manager/leadership"
-	"github.com/siteops/siteops/cmd/manager/standby"
+	"github.com/siteops/siteops/internal/leadership"
+	"github.com/siteops/siteops/internal/standby"
 )
 
 // writeClients are the clients the reconcilers get: the leader's, which records and persists its writes while

@@ -30,8 +30,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/siteops/siteops/cmd/manager/leadership"
-	"github.com/siteops/siteops/cmd/manager/standby"
+	"github.com/siteops/siteops/internal/leadership"
+	"github.com/siteops/siteops/internal/standby"
 	"github.com/siteops/siteops/test/testenv"
 )
 

@@ -26,7 +26,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/siteops/siteops/gitops"
-	"github.com/siteops/siteops/gitops/version"
+	"github.com/siteops/siteops/internal/version"
 	"github.com/siteops/siteops/test/gitserver"
 )
 

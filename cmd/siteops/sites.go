@@ -24,7 +24,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/siteops/siteops/gitops"
-	"github.com/siteops/siteops/gitops/version"
+	"github.com/siteops/siteops/internal/version"
 )
 
 func runSites(args []string, stdout, stderr io.Writer) error {

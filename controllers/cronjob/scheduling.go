@@ -26,7 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
-	"github.com/siteops/siteops/controllers/internal/kit"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // timeFormat is how times appear in events and condition messages.

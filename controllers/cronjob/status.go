@@ -22,7 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
-	"github.com/siteops/siteops/controllers/internal/kit"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // conditions sets the CronJob's conditions with the reconciler's clock.

@@ -18,7 +18,7 @@ package guestbook
 
 import (
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
-	"github.com/siteops/siteops/controllers/internal/kit"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // eventActions gives each event reason the action of events.k8s.io/v1 (what the controller did or tried).

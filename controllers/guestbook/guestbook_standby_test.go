@@ -31,7 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/siteops/siteops/cmd/manager/standby"
+	"github.com/siteops/siteops/internal/standby"
 )
 
 // TestGuestbookStandbyWritesNothingThenLeaderDoes reconciles by hand, in a namespace no manager of the

@@ -33,7 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
-	"github.com/siteops/siteops/controllers/internal/kit"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // configMapNameField indexes Guestbooks by spec.configMapName, to map a ConfigMap event to its Guestbooks.

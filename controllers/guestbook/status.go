@@ -25,7 +25,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
-	"github.com/siteops/siteops/controllers/internal/kit"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // conditions sets the Guestbook's conditions with the reconciler's clock.

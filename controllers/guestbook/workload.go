@@ -30,7 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
-	"github.com/siteops/siteops/controllers/internal/kit"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // configMountPath is where the Guestbook's ConfigMap is mounted in every pod.

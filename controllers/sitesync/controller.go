@@ -41,9 +41,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/controllers/internal/kit"
+	"github.com/siteops/siteops/controllers/sitesync/waves"
 	"github.com/siteops/siteops/gitops"
-	"github.com/siteops/siteops/gitops/waves"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // Reconciler reconciles SiteSync objects.

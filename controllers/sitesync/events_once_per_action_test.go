@@ -26,8 +26,8 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 func drain(rec *events.FakeRecorder) []string {

@@ -29,7 +29,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/cmd/manager/receiver"
+	"github.com/siteops/siteops/controllers/sitesync/receiver"
 	"github.com/siteops/siteops/test/gitserver"
 )
 

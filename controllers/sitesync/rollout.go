@@ -22,9 +22,9 @@ import (
 	"time"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/controllers/internal/kit"
+	"github.com/siteops/siteops/controllers/sitesync/waves"
 	"github.com/siteops/siteops/gitops"
-	"github.com/siteops/siteops/gitops/waves"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // actionDueDelay is how soon a SiteSync looks again when a rollout's publish or revert is due and this

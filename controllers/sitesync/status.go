@@ -24,8 +24,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // maxSiteMessageLen bounds a site's message in status; kustomize errors can be long.

@@ -28,8 +28,8 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 var epoch = time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)

@@ -25,8 +25,8 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // runSync calls gitops.Sync with the SiteSync's spec, the credentials and the per-site state of the last sync,

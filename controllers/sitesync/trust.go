@@ -26,8 +26,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/controllers/internal/kit"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // Keys of a signing key Secret (as Flux's image-automation-controller names them).

@@ -45,8 +45,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/cmd/manager/receiver"
 	"github.com/siteops/siteops/controllers/sitesync"
+	"github.com/siteops/siteops/controllers/sitesync/receiver"
 	"github.com/siteops/siteops/gitops"
 	"github.com/siteops/siteops/test/gitserver"
 	"github.com/siteops/siteops/test/testenv"

@@ -30,7 +30,7 @@ type WriteSpan struct {
 	Count       int
 }
 
-// WriteSpanOf reads the JSON "api write" lines of a manager log (cmd/manager/standby logs them at V(1); the
+// WriteSpanOf reads the JSON "api write" lines of a manager log (internal/standby logs them at V(1); the
 // process needs --zap-log-level=1 and --zap-time-encoding=rfc3339nano), each at the time it says the write was
 // sent (the line's own time when it does not say).
 func WriteSpanOf(log string) WriteSpan {

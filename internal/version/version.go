@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Package version holds the siteops version of this build. The linker sets it (make build: -X
-// github.com/siteops/siteops/gitops/version.Version=...); the manager and the CLI print it and every rendered
+// github.com/siteops/siteops/internal/version.Version=...); the manager and the CLI print it and every rendered
 // commit carries it in its Siteops-Version trailer.
 package version
 

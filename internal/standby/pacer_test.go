@@ -27,7 +27,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/siteops/siteops/cmd/manager/leadership"
+	"github.com/siteops/siteops/internal/leadership"
 )
 
 // TestPacerPutsOffAStandbyReconcileToTheEndOfItsInterval: the first reconcile of an object runs at once, the

@@ -31,7 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"github.com/siteops/siteops/cmd/manager/standby"
+	"github.com/siteops/siteops/internal/standby"
 )
 
 // TestApplyIsRecordedOnlyWhenItChangesSomething applies ConfigMaps through a dry-run and a persisting write

@@ -31,7 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
-	"github.com/siteops/siteops/cmd/manager/standby"
+	"github.com/siteops/siteops/internal/standby"
 	"github.com/siteops/siteops/test/testenv"
 )
 

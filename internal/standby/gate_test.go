@@ -25,7 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/siteops/siteops/cmd/manager/leadership"
+	"github.com/siteops/siteops/internal/leadership"
 )
 
 // blockingReconciler stands for a standby reconcile whose dry runs are still on their way: it returns only when
