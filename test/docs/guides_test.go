@@ -147,3 +147,26 @@ func isSeparator(w string) bool {
 	}
 	return false
 }
+
+// TestGuidesCodeBlocksAreWellFormed fails when a guide opens a fenced block inside another (a fence with a
+// language where a closing fence belongs) or leaves one open: either swallows the rest of the guide.
+func TestGuidesCodeBlocksAreWellFormed(t *testing.T) {
+	for _, g := range guides(t) {
+		open := 0
+		for i, line := range strings.Split(g.text, "\n") {
+			trimmed := strings.TrimSpace(line)
+			switch {
+			case !strings.HasPrefix(trimmed, "```"):
+			case open == 0:
+				open = i + 1
+			case trimmed == "```":
+				open = 0
+			default:
+				t.Errorf("%s:%d: %q opens a block inside the block opened at line %d", g.path, i+1, trimmed, open)
+			}
+		}
+		if open != 0 {
+			t.Errorf("%s:%d: the block opened here is never closed", g.path, open)
+		}
+	}
+}
