@@ -5,7 +5,7 @@
 #   hack/build-bins.sh [etcd] [kube] [kwok] [rollouts] [argocd] [kustomize]   (default: all)
 #   hack/build-bins.sh --path NAME                                          print the folder of NAME
 #
-# Cold build times on an idle 2-core machine (README, "What the first run builds"): etcd ~2 min, kube
+# Cold build times on an idle 2-core machine (test/bench/RESULTS.md, "Build and test times"): etcd ~2 min, kube
 # (apiserver, controller-manager, scheduler) ~12 min, kwok ~3 min, rollouts ~6.5 min, argocd ~6 min,
 # kustomize ~1 min.
 set -euo pipefail

@@ -164,7 +164,7 @@ func TestSpreadAcrossHourBoundary(t *testing.T) {
 
 // TestSpreadStaggersCronJobsSharingASchedule: five CronJobs on "*/1 * * * *" with spread 30s each start
 // their 10:01 run at their own offset; the fake clock visits every start time in order and each reconcile
-// starts exactly the CronJobs whose staggered time has come. The table it logs is the README's example.
+// starts exactly the CronJobs whose staggered time has come. The table it logs is docs/cronjob.md's example.
 func TestSpreadStaggersCronJobsSharingASchedule(t *testing.T) {
 	h := newHarness(t, t0)
 	nominal := t0.Add(time.Minute)

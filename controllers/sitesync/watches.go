@@ -41,7 +41,7 @@ func requestedAtChanged() predicate.Predicate {
 }
 
 // rolloutAnnotationsChanged passes updates that change an annotation steering a rollout of waves: the freeze
-// override (siteops.dev/override-freeze) or an approval (siteops.dev/approve-<wave>). README tells people to
+// override (siteops.dev/override-freeze) or an approval (siteops.dev/approve-<wave>). docs/waves.md tells people to
 // `kubectl annotate` them; neither changes the generation, and the rollout waiting for one may otherwise sleep
 // until its freeze window closes.
 func rolloutAnnotationsChanged() predicate.Predicate {

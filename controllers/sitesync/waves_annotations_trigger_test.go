@@ -27,7 +27,7 @@ import (
 	"github.com/siteops/siteops/gitops"
 )
 
-// TestWavesOverrideAnnotationAloneReleasesAFrozenPush: README says `kubectl annotate sitesync NAME
+// TestWavesOverrideAnnotationAloneReleasesAFrozenPush: docs/waves.md says `kubectl annotate sitesync NAME
 // siteops.dev/override-freeze=<reason>` publishes during a freeze window; the annotation alone (no spec
 // change, no requestedAt) must wake the SiteSync, not the window's end hours later.
 func TestWavesOverrideAnnotationAloneReleasesAFrozenPush(t *testing.T) {

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package docs checks that README.md keeps up with the code it documents.
+// Package docs checks that README.md and the guides in docs/ keep up with the code they document.
 package docs
 
 import (
@@ -31,23 +31,29 @@ import (
 	"github.com/siteops/siteops/test/testenv"
 )
 
-// conditionFiles maps each API's conditions file to the kind its Troubleshooting rows start with.
+// conditionFiles maps each API's conditions file to the kind its troubleshooting rows start with.
 var conditionFiles = map[string]string{
 	"apis/batch/v1/conditions.go":        "CronJob",
 	"apis/webapp/v1/conditions.go":       "Guestbook",
 	"apis/gitops/v1alpha1/conditions.go": "SiteSync",
 }
 
+// troubleshootingGuide is the guide whose table names every condition and reason.
+const troubleshootingGuide = "docs/troubleshooting.md"
+
 // TestTroubleshootingTableNamesEveryConditionAndReason fails when a Condition* or Reason* constant of
-// apis/ is missing from README.md's Troubleshooting table: each needs a row `| Kind | ...` naming its value
+// apis/ is missing from docs/troubleshooting.md's table: each needs a row `| Kind | ...` naming its value
 // in backquotes, so whoever adds a reason also says what it means and what to do.
 func TestTroubleshootingTableNamesEveryConditionAndReason(t *testing.T) {
 	root := testenv.RepoRoot()
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	guide, err := os.ReadFile(filepath.Join(root, troubleshootingGuide))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := troubleshootingRows(t, string(readme))
+	rows := troubleshootingRows(string(guide))
+	if len(rows) == 0 {
+		t.Fatalf("%s has no table rows", troubleshootingGuide)
+	}
 	total := 0
 	for file, kind := range conditionFiles {
 		consts := conditionConstants(t, filepath.Join(root, file))
@@ -58,25 +64,17 @@ func TestTroubleshootingTableNamesEveryConditionAndReason(t *testing.T) {
 			value := consts[name]
 			total++
 			if !anyRowNames(rows[kind], value) {
-				t.Errorf("README.md Troubleshooting: no `| %s |` row names `%s` (%s.%s)", kind, value, filepath.Dir(file), name)
+				t.Errorf("%s: no `| %s |` row names `%s` (%s.%s)", troubleshootingGuide, kind, value, filepath.Dir(file), name)
 			}
 		}
 	}
 	t.Logf("%d condition types and reasons checked against the table", total)
 }
 
-// troubleshootingRows returns the table rows of README.md's "## Troubleshooting" section by their first cell.
-func troubleshootingRows(t *testing.T, readme string) map[string][]string {
-	t.Helper()
-	_, section, ok := strings.Cut(readme, "\n## Troubleshooting\n")
-	if !ok {
-		t.Fatal(`README.md has no "## Troubleshooting" section`)
-	}
-	if end := strings.Index(section, "\n## "); end >= 0 {
-		section = section[:end]
-	}
+// troubleshootingRows returns the table rows of the troubleshooting guide by their first cell.
+func troubleshootingRows(guide string) map[string][]string {
 	rows := map[string][]string{}
-	for _, line := range strings.Split(section, "\n") {
+	for _, line := range strings.Split(guide, "\n") {
 		cells := strings.Split(line, "|")
 		if len(cells) < 3 || !strings.HasPrefix(line, "|") {
 			continue

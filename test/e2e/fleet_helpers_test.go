@@ -217,7 +217,7 @@ func (f *fleet) waitDelivered(timeout time.Duration, want map[string]string) {
 	}
 }
 
-// transcript logs `kubectl get sitesync -o wide` and `siteops status` for the README.
+// transcript logs `kubectl get sitesync -o wide` and `siteops status` for docs/fleet.md and docs/upgrades.md.
 func (f *fleet) transcript(when string) {
 	f.t.Helper()
 	f.t.Logf("%s:\n$ kubectl get sitesync -n %s -o wide\n%s$ siteops status -n %s\n%s", when, f.namespace,

@@ -37,7 +37,7 @@ import (
 //     message and a Warning event, while A stays Delivered;
 //  5. with site B's cluster stopped, SiteSync shows B unreachable with Argo CD's message and A keeps syncing;
 //     started again, B converges without anyone doing anything;
-//  6. a third site is added as README's "Add a site" says: overlay, cluster Secret, push.
+//  6. a third site is added as docs/fleet.md's "Add a site" says: overlay, cluster Secret, push.
 func TestFleetPushReachesEachSiteCluster(t *testing.T) {
 	if len(cluster.sites) < 2 {
 		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
@@ -142,7 +142,7 @@ spec:
 	f.waitDelivered(4*time.Minute, map[string]string{a: whileDown, b: fixed})
 	f.transcript("site B's cluster started again")
 
-	// 6. Add a site as README's "Add a site" says: an overlay, the site's cluster registered in Argo CD (here
+	// 6. Add a site as docs/fleet.md's "Add a site" says: an overlay, the site's cluster registered in Argo CD (here
 	// a new site cluster, whose cluster Secret local-cluster.sh writes), a push. No Application by hand.
 	const c = "site-c"
 	localCluster(t, "add-site", c)
