@@ -38,25 +38,25 @@ import (
 
 // setupFeatures registers every reconciler, webhook and the push receiver with the manager. Every controller
 // runs through a standby.Gate that asks fence on each reconcile: while the manager leads, the leader's
-// reconciler, whose writes the fence refuses the moment leadership is lost; otherwise, with shadow mode, the
+// reconciler, whose writes the fence refuses the moment leadership is lost; otherwise, with standby mode, the
 // CronJob and Guestbook controllers over a dry-run write recorder and an observer that measures nothing, each
-// object at most once per --shadow-interval, and the leader-only controllers not at all. Each gain of
+// object at most once per --standby-interval, and the leader-only controllers not at all. Each gain of
 // leadership re-queues every object. The controllers themselves do not know.
 func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadership.Fence, tlsOpts []func(*tls.Config)) error {
 	wc := newWriteClients(mgr, fence)
-	if o.shadowAddr != "0" {
-		if err := mgr.Add(&shadowServer{addr: o.shadowAddr, clients: wc, leadership: fence, secure: o.secureShadow,
+	if o.standbyAddr != "0" {
+		if err := mgr.Add(&standbyServer{addr: o.standbyAddr, clients: wc, leadership: fence, secure: o.secureStandby,
 			config: mgr.GetConfig(), httpClient: mgr.GetHTTPClient(), tlsOpts: tlsOpts}); err != nil {
-			return fmt.Errorf("adding the shadow report server: %w", err)
+			return fmt.Errorf("adding the standby report server: %w", err)
 		}
 	}
-	// standbyOf is how a controller runs: through a gate over its standby twin in shadow mode, else only
+	// standbyOf is how a controller runs: through a gate over its standby twin in standby mode, else only
 	// while leading.
 	standbyOf := func(twin reconcile.Reconciler) func(*builder.Builder, controller.Options, client.ObjectList, reconcile.Reconciler) error {
-		if !o.shadow {
+		if !o.standby {
 			return standby.Completer(mgr, fence, standby.Idle{}, 0)
 		}
-		return standby.Completer(mgr, fence, twin, o.shadowInterval)
+		return standby.Completer(mgr, fence, twin, o.standbyInterval)
 	}
 
 	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk,
@@ -75,7 +75,7 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 		return fmt.Errorf("setting up the Guestbook controller: %w", err)
 	}
 
-	// SiteSync pushes to Git, which has no dry run: it is not shadowed and runs only on the leader.
+	// SiteSync pushes to Git, which has no dry run: it has no standby and runs only on the leader.
 	ss := &sitesync.Reconciler{Client: wc.leader, APIReader: mgr.GetAPIReader(), Scheme: mgr.GetScheme(),
 		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir,
 		Complete: standby.Completer(mgr, fence, standby.Idle{}, 0)}

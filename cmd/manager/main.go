@@ -57,13 +57,15 @@ type options struct {
 	leaseDuration, renewDeadline, retry   time.Duration
 	releaseOnCancel                       bool
 	workDir                               string
-	shadow, secureShadow                  bool
-	shadowAddr                            string
-	shadowInterval                        time.Duration
+	standby, secureStandby                bool
+	standbyAddr                           string
+	standbyInterval                       time.Duration
 	certSource, certSecret, certNamespace string
 	certService, certHosts                string
 	mutatingWebhook, validatingWebhook    string
 	watch                                 *selectorFlag
+	// deprecated warns of each deprecated flag the command line set.
+	deprecated []string
 }
 
 // parseFlags parses args (without the program name) into the manager's options and the zap logger's.
@@ -91,10 +93,15 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.DurationVar(&o.retry, "leader-elect-retry-period", 500*time.Millisecond, "How often the leader renews the lease; with --leader-elector="+electorControllerRuntime+" also how often a standby tries to take it, which bounds the hand-off gap after a release.")
 	fs.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the manager stops (SIGTERM), so a standby takes over at once instead of waiting for the lease to expire. Off is controller-runtime's default.")
 	fs.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops", "Folder for Git clones of SiteSync sources and targets.")
-	fs.BoolVar(&o.shadow, "shadow", true, "While not leading, run the CronJob and Guestbook reconcilers with every write sent as a server-side dry run, and report what they would change.")
-	fs.DurationVar(&o.shadowInterval, "shadow-interval", time.Second, "With --shadow: the least time between two dry-run reconciles of one object, however often it changes; a change within it is reconciled at its end. 0: every change at once.")
-	fs.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the shadow report (GET /shadow, GET /writes); \"0\" disables it.")
-	fs.BoolVar(&o.secureShadow, "shadow-secure", true, "Serve the shadow report over HTTPS with the metrics endpoint's authentication and authorization: a bearer token allowed to get the non-resource URLs /shadow and /writes (ClusterRole shadow-reader). Off: plain HTTP, no authentication.")
+	fs.BoolVar(&o.standby, "standby", true, "While not leading, run the CronJob and Guestbook reconcilers "+
+		"with every write sent as a server-side dry run, and report what they would change.")
+	fs.DurationVar(&o.standbyInterval, "standby-interval", time.Second, "With --standby: the least time between "+
+		"two dry-run reconciles of one object; a change within it waits for its end. 0: every change at once.")
+	fs.StringVar(&o.standbyAddr, "standby-bind-address", "127.0.0.1:8082",
+		"Address of the standby report (GET /standby, GET /writes); \"0\" disables it.")
+	fs.BoolVar(&o.secureStandby, "standby-secure", true, "Serve the standby report over HTTPS, allowing only "+
+		"a bearer token with get on /standby and /writes (ClusterRole standby-reader). Off: plain HTTP.")
+	deprecatedAliases(fs, renamedFlags())
 	fs.StringVar(&o.certSource, "cert-source", certSourceFiles, "Webhook serving certificate: \"files\" reads --webhook-cert-dir (cert-manager's Secret mounted there); \"self\" keeps a CA and certificate in --cert-secret, writes them to --webhook-cert-dir (default a folder under the OS temp dir) and injects the CA into the webhook configurations.")
 	fs.StringVar(&o.certSecret, "cert-secret", "siteops-webhook-server-cert", "With --cert-source=self: the Secret holding the CA and serving certificate, shared by both colours.")
 	fs.StringVar(&o.certNamespace, "cert-namespace", "siteops-system", "With --cert-source=self: namespace of --cert-secret and --cert-service.")
@@ -108,6 +115,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	zo = zap.Options{Development: false}
 	zo.BindFlags(fs)
 	err = fs.Parse(args)
+	o.deprecated = deprecatedUsed(fs, renamedFlags())
 	o.leaderElectionID = shardLease(fs, o.leaderElectionID, o.watch.Selector())
 	return o, zo, showVersion, err
 }
@@ -131,6 +139,9 @@ func main() {
 // run runs the manager with options o against the apiserver of cfg until ctx ends; clk drives the
 // reconcilers' schedules and durations.
 func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) error {
+	for _, w := range o.deprecated {
+		ctrl.Log.WithName("setup").Info(w)
+	}
 	cfg = apiConfig(cfg, o)
 	scheme, err := apis.NewScheme()
 	if err != nil {

@@ -55,7 +55,7 @@ const (
 
 // TestMetricsEndpointAfterRealReconciles runs the manager's own wiring (parseFlags and run, as main does)
 // against a real kube-apiserver: first as a standby (another colour holds the lease, so CronJobs are only
-// shadowed), then as the leader once the lease is released. It makes each controller do real work — a
+// dry-run), then as the leader once the lease is released. It makes each controller do real work — a
 // CronJob that is due creates a Job, a Guestbook fails over, a SiteSync renders sites from a real Git server
 // with one broken site — then scrapes the secure metrics endpoint as Prometheus would, with the token of a
 // ServiceAccount bound to the shipped metrics-reader ClusterRole, and checks the series and their values.
@@ -84,7 +84,7 @@ func TestMetricsEndpointAfterRealReconciles(t *testing.T) {
 	metricsPort := freePort(t)
 	logs := startManager(t, env, []string{
 		"--metrics-bind-address=" + addrOf(metricsPort),
-		"--health-probe-bind-address=0", "--receiver-bind-address=0", "--shadow-bind-address=0",
+		"--health-probe-bind-address=0", "--receiver-bind-address=0", "--standby-bind-address=0",
 		"--webhook-port=" + strconv.Itoa(env.WebhookInstallOptions.LocalServingPort),
 		"--webhook-cert-dir=" + env.WebhookInstallOptions.LocalServingCertDir,
 		"--leader-election-namespace=" + systemNS, "--work-dir=" + t.TempDir(), "--zap-devel=false", "--zap-log-level=debug",
@@ -109,13 +109,13 @@ func TestMetricsEndpointAfterRealReconciles(t *testing.T) {
 		return fams
 	}
 
-	// Standby: a due CronJob is shadowed (a dry-run Job), nothing is created.
+	// Standby: a due CronJob is dry-run (a dry-run Job), nothing is created.
 	cj := cronjobtest.Valid(testNS, "every-minute")
 	// Missed times count only within startingDeadlineSeconds: 5 minutes holds both times due at once.
 	cj.Spec.StartingDeadlineSeconds = ptr.To[int64](300)
 	g.Expect(k8s.Create(ctx, cj)).To(Succeed())
 	g.Eventually(func(g Gomega) {
-		g.Expect(value(scrape(g), "siteops_shadow_writes", map[string]string{"kind": "Job"})).To(BeNumerically(">=", 1))
+		g.Expect(value(scrape(g), "siteops_standby_writes", map[string]string{"kind": "Job"})).To(BeNumerically(">=", 1))
 	}, eventually, time.Second).Should(Succeed())
 	g.Expect(jobsOf(g, k8s, cj)).To(BeEmpty(), "a standby writes nothing")
 
@@ -309,7 +309,7 @@ func expectSeries(g Gomega, fams map[string]*dto.MetricFamily, jobs int) {
 	g.Expect(value(fams, "siteops_git_push_retries_total", nil)).To(BeZero(), "nothing else pushed to the rendered branch")
 	count, _ = histogramOf(fams, "siteops_sync_duration_seconds", map[string]string{"namespace": testNS, "name": "sites"})
 	g.Expect(count).To(BeNumerically(">=", 1))
-	g.Expect(value(fams, "siteops_shadow_writes", map[string]string{"kind": "Job"})).To(BeNumerically(">=", 1))
+	g.Expect(value(fams, "siteops_standby_writes", map[string]string{"kind": "Job"})).To(BeNumerically(">=", 1))
 }
 
 // expectStructuredLogs checks that every log line is a JSON object (--zap-devel=false), that every line

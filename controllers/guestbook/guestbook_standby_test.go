@@ -51,12 +51,12 @@ func TestGuestbookStandbyWritesNothingThenLeaderDoes(t *testing.T) {
 	req := reconcile.Request{NamespacedName: client.ObjectKeyFromObject(gb)}
 	failovers := testutil.ToFloat64(failoversTotal)
 
-	shadowReport := &standby.Report{}
-	shadowed := &Reconciler{Client: standby.NewWriteRecorder(k8s, shadowReport, true), Scheme: env.Scheme,
+	standbyReport := &standby.Report{}
+	dryRun := &Reconciler{Client: standby.NewWriteRecorder(k8s, standbyReport, true), Scheme: env.Scheme,
 		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}, Observer: standby.Discard{}}
-	_, err := shadowed.Reconcile(ctx, req)
+	_, err := dryRun.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(shadowReport.Summarize(false).ByKind).To(And(
+	g.Expect(standbyReport.Summarize(false).ByKind).To(And(
 		HaveKeyWithValue("Deployment", 1), HaveKeyWithValue("Service", 2),
 		HaveKeyWithValue("Pod", 2), HaveKeyWithValue("Guestbook/status", 1)))
 	key := client.ObjectKey{Namespace: ns.Name, Name: gb.Name}
@@ -80,10 +80,10 @@ func TestGuestbookStandbyWritesNothingThenLeaderDoes(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(leaderReport.Summarize(true).Writes).To(Equal(written), "a reconcile with nothing to change writes nothing")
 
-	// A failover seen by a shadow is not counted.
+	// A failover seen by a standby is not counted.
 	setReady(t, ns.Name, pods[0], false)
-	_, err = shadowed.Reconcile(ctx, req)
+	_, err = dryRun.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(testutil.ToFloat64(failoversTotal)).To(Equal(failovers))
-	g.Expect(activePodNames(g, ns.Name)).To(Equal([]string{pods[0]}), "the shadow changed nothing")
+	g.Expect(activePodNames(g, ns.Name)).To(Equal([]string{pods[0]}), "the standby changed nothing")
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package standby runs the manager's controllers while it does not hold the leader lease (shadow mode),
+// Package standby runs the manager's controllers while it does not hold the leader lease (standby mode),
 // without changing anything: every write goes to the apiserver as a server-side dry run (so admission and
 // validation still answer) and is recorded in a Report, served as JSON on the preview Service and as metrics.
 // Before a blue/green promotion the report tells what the new version would change. The controllers do not

@@ -34,11 +34,11 @@ import (
 const recentLimit = 200
 
 // keyLimit bounds how many distinct dry-run writes a Report remembers to tell repeated ones: a standby that
-// shadows for days sees a new Job name every scheduled minute and must not grow without end.
+// runs for days sees a new Job name every scheduled minute and must not grow without end.
 const keyLimit = 10000
 
 var shadowWrites = prometheus.NewCounterVec(prometheus.CounterOpts{
-	Name: "siteops_shadow_writes",
+	Name: "siteops_standby_writes",
 	Help: "Writes a manager that does not hold the leader lease would have made (sent as server-side dry runs), by kind.",
 }, []string{"kind"})
 
@@ -91,7 +91,7 @@ type Report struct {
 
 // Summary is the JSON form of a Report.
 type Summary struct {
-	// Mode is "shadow" while the manager does not lead (writes are dry runs), else "leader".
+	// Mode is "standby" while the manager does not lead (writes are dry runs), else "leader".
 	Mode string `json:"mode"`
 	// Writes counts the writes recorded since start.
 	Writes int `json:"writes"`
@@ -157,7 +157,7 @@ func (r *Report) Record(w Write) {
 func (r *Report) Summarize(leading bool) Summary {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := Summary{Mode: "shadow", Writes: r.total, ByKind: map[string]int{}}
+	s := Summary{Mode: "standby", Writes: r.total, ByKind: map[string]int{}}
 	for _, w := range r.byKey {
 		if w.repeated {
 			s.UnexpectedWrites++

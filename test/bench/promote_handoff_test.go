@@ -85,7 +85,7 @@ func (f *promoteFixture) side(tb testing.TB, setup promoteSetup, n int) promoteS
 
 // BenchmarkLeadershipHandoff is row P6: on the local cluster with Argo Rollouts, the manager is a blue/green
 // Rollout whose pods are real bin/manager processes (test/podproc); each sample changes the pod template,
-// waits for the Rollout to pause with the new colour Ready in shadow mode, runs `kubectl argo rollouts
+// waits for the Rollout to pause with the new colour Ready in standby mode, runs `kubectl argo rollouts
 // promote`, and measures promote returned → the new colour's first write, and the old colour's last write →
 // the new colour's first (the processes' "api write" log lines), while a Guestbook changes every 50 ms. Sides
 // in the same run: siteops' elector (SITEOPS_BENCH_HANDOFFS promotes, default 20), and as anchors

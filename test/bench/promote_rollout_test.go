@@ -246,7 +246,7 @@ func (f *promoteFixture) startSide(tb testing.TB, setup promoteSetup) *podproc.H
 }
 
 // promote is one sample: a new pod template (revision i), the Rollout Paused with the new colour's manager
-// Ready and in shadow mode while the old one leads, `kubectl argo rollouts promote`, the new colour's first
+// Ready and in standby mode while the old one leads, `kubectl argo rollouts promote`, the new colour's first
 // write, and the old colour's process stopped by the scale-down.
 func (f *promoteFixture) promote(tb testing.TB, h *podproc.Harness, setup promoteSetup, i int) promoteSample {
 	tb.Helper()
@@ -260,13 +260,13 @@ func (f *promoteFixture) promote(tb testing.TB, h *podproc.Harness, setup promot
 		tb.Fatalf("%s promote %d: changing the pod template: %v\n%s", setup.name, i, err, out)
 	}
 	var cur *podproc.PodProcess
-	waitUntil(tb, 3*time.Minute, fmt.Sprintf("%s promote %d: Rollout Paused with a Ready preview in shadow mode", setup.name, i), func() bool {
+	waitUntil(tb, 3*time.Minute, fmt.Sprintf("%s promote %d: Rollout Paused with a Ready preview in standby mode", setup.name, i), func() bool {
 		st := f.rollout(setup.ns)
 		if st.phase != "Paused" || !st.paused || st.active != oldHash || st.preview == "" || st.preview == oldHash {
 			return false
 		}
 		cur = processOf(h, st.preview)
-		return cur != nil && cur.Ready() && cur.Mode() == "shadow" && old.Mode() == "leader"
+		return cur != nil && cur.Ready() && cur.Mode() == "standby" && old.Mode() == "leader"
 	})
 	if out, err := f.kubectl("", "argo", "rollouts", "-n", setup.ns, "promote", "manager"); err != nil {
 		tb.Fatalf("%s promote %d: kubectl argo rollouts promote: %v\n%s", setup.name, i, err, out)

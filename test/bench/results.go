@@ -105,7 +105,7 @@ var catalogue = []Row{
 		Notes: "local cluster with Argo Rollouts: the manager a blue/green Rollout (active + preview Services, " +
 			"autoPromotionEnabled false, scaleDownDelaySeconds 3), each pod a real bin/manager process " +
 			"(test/podproc: started when kwok binds the pod, /readyz → Ready, SIGTERM when the pod goes); each " +
-			"promote: a pod-template annotation changes, the Rollout pauses with the new colour Ready in shadow mode, " +
+			"promote: a pod-template annotation changes, the Rollout pauses with the new colour Ready in standby mode, " +
 			"then `kubectl argo rollouts promote` (clock: when it returns); a Guestbook's size changes every 50 ms (each " +
 			"change sent on its tick, at most 2 in flight) so the leader always has a write to make; write times " +
 			"from the processes' \"api write\" log lines (when each write was sent; same host clock); two writers = a pair of processes whose write spans overlap; anchors: client-go's elector " +

@@ -104,7 +104,7 @@ func labelsAt(t *testing.T, r *resource.Resource, path string) labels.Set {
 
 // TestShardComponentRendersOneRolloutPerShard: a site with two shards renders the main Rollout unchanged and
 // one Rollout per shard, each running its shard's --watch-label-selector (its Lease follows from it) without
-// webhooks, under the shipped ServiceAccount, with its own active and preview Services and shadow analysis.
+// webhooks, under the shipped ServiceAccount, with its own active and preview Services and standby analysis.
 // Every Rollout's selector and Services select its own pods and no other Rollout's.
 func TestShardComponentRendersOneRolloutPerShard(t *testing.T) {
 	rs := renderShards(t, "shard1", "shard2")
@@ -136,7 +136,7 @@ func TestShardComponentRendersOneRolloutPerShard(t *testing.T) {
 			find(t, rs, "Service", name)
 		}
 		tmpl := stringsAt(t, ro, "spec.strategy.blueGreen.prePromotionAnalysis.templates")
-		find(t, rs, "AnalysisTemplate", "siteops-shadow-report-"+s)
+		find(t, rs, "AnalysisTemplate", "siteops-standby-report-"+s)
 		if len(tmpl) != 1 {
 			t.Errorf("%s analysis templates %v", ro.GetName(), tmpl)
 		}

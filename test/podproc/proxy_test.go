@@ -31,13 +31,13 @@ func TestPickBackendFollowsTheServiceSelector(t *testing.T) {
 			ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID(name),
 				Labels: map[string]string{"app": "m", "rollouts-pod-template-hash": hash}},
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager",
-				Ports: []corev1.ContainerPort{{Name: "webhook", ContainerPort: 9443}, {Name: "shadow", ContainerPort: 8082}}}}},
+				Ports: []corev1.ContainerPort{{Name: "webhook", ContainerPort: 9443}, {Name: "standby", ContainerPort: 8082}}}}},
 		}
 	}
 	blue, green := pod("m-blue", "aaa"), pod("m-green", "bbb")
 	procs := map[types.UID]*PodProcess{
-		"m-blue":  {Pod: "m-blue", Ports: map[string]int{"webhook": 1001, "shadow": 1002}},
-		"m-green": {Pod: "m-green", Ports: map[string]int{"webhook": 2001, "shadow": 2002}},
+		"m-blue":  {Pod: "m-blue", Ports: map[string]int{"webhook": 1001, "standby": 1002}},
+		"m-green": {Pod: "m-green", Ports: map[string]int{"webhook": 2001, "standby": 2002}},
 	}
 	running := func(uid types.UID) *PodProcess { return procs[uid] }
 	svc := func(hash string, target intstr.IntOrString) *corev1.Service {

@@ -35,11 +35,11 @@ import (
 	"github.com/siteops/siteops/test/testenv"
 )
 
-// TestShadowReportNeedsAnAuthorizedToken serves the shadow report as the manager does (secure, the
+// TestStandbyReportNeedsAnAuthorizedToken serves the standby report as the manager does (secure, the
 // default) against a real kube-apiserver: over HTTPS, no token gets 401, a ServiceAccount without the shipped
-// shadow-reader ClusterRole 403, and one with it the report, whose mode follows the manager's leadership.
+// standby-reader ClusterRole 403, and one with it the report, whose mode follows the manager's leadership.
 // (The manager's wiring cannot run twice in one test process: controller names are unique per process.)
-func TestShadowReportNeedsAnAuthorizedToken(t *testing.T) {
+func TestStandbyReportNeedsAnAuthorizedToken(t *testing.T) {
 	g := NewWithT(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -56,17 +56,17 @@ func TestShadowReportNeedsAnAuthorizedToken(t *testing.T) {
 
 	fence := &leadership.Fence{}
 	port := freePort(t)
-	srv := &shadowServer{addr: addrOf(port), leadership: fence, secure: true, config: env.Config, httpClient: httpClient,
+	srv := &standbyServer{addr: addrOf(port), leadership: fence, secure: true, config: env.Config, httpClient: httpClient,
 		clients: writeClients{leaderReport: &standby.Report{}, standbyReport: &standby.Report{}}}
 	done := make(chan error, 1)
 	go func() { done <- srv.Start(ctx) }()
 	t.Cleanup(func() { cancel(); g.Expect(<-done).To(Succeed()) })
 
-	applyShippedClusterRole(t, k8s, "shadow_reader_role.yaml")
-	reader := serviceAccountToken(t, cs, k8s, testNS, "analysis", "shadow-reader")
+	applyShippedClusterRole(t, k8s, "standby_reader_role.yaml")
+	reader := serviceAccountToken(t, cs, k8s, testNS, "analysis", "standby-reader")
 	stranger := serviceAccountToken(t, cs, k8s, testNS, "stranger", "")
 	s := newScraper(addrOf(port))
-	s.url = strings.TrimSuffix(s.url, "/metrics") + "/shadow"
+	s.url = strings.TrimSuffix(s.url, "/metrics") + "/standby"
 	mode := func(g Gomega) string {
 		resp, body, err := s.get(reader)
 		g.Expect(err).NotTo(HaveOccurred())
@@ -75,14 +75,19 @@ func TestShadowReportNeedsAnAuthorizedToken(t *testing.T) {
 		g.Expect(json.Unmarshal(body, &sum)).To(Succeed())
 		return sum.Mode
 	}
-	g.Eventually(mode, eventually).Should(Equal("shadow"))
+	g.Eventually(mode, eventually).Should(Equal("standby"))
+	// The deprecated path answers the same report to the same token.
+	standbyURL := s.url
+	s.url = strings.TrimSuffix(standbyURL, "/standby") + "/shadow"
+	g.Expect(mode(g)).To(Equal("standby"))
+	s.url = standbyURL
 
 	resp, _, err := s.get("")
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(resp.StatusCode).To(Equal(http.StatusUnauthorized), "no token")
 	resp, _, err = s.get(stranger)
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(resp.StatusCode).To(Equal(http.StatusForbidden), "a ServiceAccount without shadow-reader")
+	g.Expect(resp.StatusCode).To(Equal(http.StatusForbidden), "a ServiceAccount without standby-reader")
 
 	fence.Grant()
 	g.Expect(mode(g)).To(Equal("leader"))

@@ -45,7 +45,7 @@ type writeClients struct {
 	discard                     events.EventRecorder
 }
 
-// newWriteClients wraps the manager's client for the leader, behind fence, and for shadow mode. The fence is
+// newWriteClients wraps the manager's client for the leader, behind fence, and for standby mode. The fence is
 // outermost: a refused write is not recorded, as it never reaches the apiserver.
 func newWriteClients(mgr ctrl.Manager, fence *leadership.Fence) writeClients {
 	log := ctrl.Log.WithName("writes")
@@ -61,12 +61,12 @@ func newWriteClients(mgr ctrl.Manager, fence *leadership.Fence) writeClients {
 	}
 }
 
-// shadowServer serves the shadow report (GET /shadow) and the leader's write report (GET /writes) for the
+// standbyServer serves the standby report (GET /standby) and the leader's write report (GET /writes) for the
 // preview Service and the pre-promotion AnalysisTemplate. It runs whether or not the manager leads. With
 // secure, as the metrics endpoint: HTTPS with a self-signed certificate, and every request authenticated
-// (TokenReview of its bearer token) and authorized (SubjectAccessReview: get on the non-resource URL /shadow or
+// (TokenReview of its bearer token) and authorized (SubjectAccessReview: get on the non-resource URL /standby or
 // /writes); else plain HTTP.
-type shadowServer struct {
+type standbyServer struct {
 	addr       string
 	clients    writeClients
 	leadership standby.Leadership
@@ -78,10 +78,10 @@ type shadowServer struct {
 }
 
 // NeedLeaderElection is false: the report matters most while the manager does not lead.
-func (s *shadowServer) NeedLeaderElection() bool { return false }
+func (s *standbyServer) NeedLeaderElection() bool { return false }
 
 // Start serves until ctx ends.
-func (s *shadowServer) Start(ctx context.Context) error {
+func (s *standbyServer) Start(ctx context.Context) error {
 	handler, err := s.handler()
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func (s *shadowServer) Start(ctx context.Context) error {
 		_ = srv.Shutdown(shutdown)
 	}()
 	if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serving the shadow report: %w", err)
+		return fmt.Errorf("serving the standby report: %w", err)
 	}
 	return nil
 }
@@ -114,9 +114,11 @@ func newReportServer(handler http.Handler) *http.Server {
 }
 
 // handler serves both reports, behind authentication and authorization when secure.
-func (s *shadowServer) handler() (http.Handler, error) {
+func (s *standbyServer) handler() (http.Handler, error) {
 	mux := http.NewServeMux()
 	leading := s.leadership.Leading
+	mux.Handle("GET /standby", s.clients.standbyReport.Handler(leading))
+	// GET /shadow is the report's deprecated path, kept so that an analysis of an older release still reads it.
 	mux.Handle("GET /shadow", s.clients.standbyReport.Handler(leading))
 	mux.Handle("GET /writes", s.clients.leaderReport.Handler(leading))
 	if !s.secure {
@@ -124,21 +126,21 @@ func (s *shadowServer) handler() (http.Handler, error) {
 	}
 	filter, err := filters.WithAuthenticationAndAuthorization(s.config, s.httpClient)
 	if err != nil {
-		return nil, fmt.Errorf("setting up the shadow report's authentication: %w", err)
+		return nil, fmt.Errorf("setting up the standby report's authentication: %w", err)
 	}
-	h, err := filter(ctrl.Log.WithName("shadow-report"), mux)
+	h, err := filter(ctrl.Log.WithName("standby-report"), mux)
 	if err != nil {
-		return nil, fmt.Errorf("setting up the shadow report's authorization: %w", err)
+		return nil, fmt.Errorf("setting up the standby report's authorization: %w", err)
 	}
 	return h, nil
 }
 
 // listen listens on addr: over TLS with a self-signed certificate when secure, as the metrics endpoint does
 // without a certificate folder.
-func (s *shadowServer) listen() (net.Listener, error) {
+func (s *standbyServer) listen() (net.Listener, error) {
 	l, err := net.Listen("tcp", s.addr)
 	if err != nil {
-		return nil, fmt.Errorf("listening for the shadow report on %s: %w", s.addr, err)
+		return nil, fmt.Errorf("listening for the standby report on %s: %w", s.addr, err)
 	}
 	if !s.secure {
 		return l, nil
@@ -146,12 +148,12 @@ func (s *shadowServer) listen() (net.Listener, error) {
 	cert, key, err := certutil.GenerateSelfSignedCertKey("localhost", []net.IP{{127, 0, 0, 1}}, nil)
 	if err != nil {
 		_ = l.Close()
-		return nil, fmt.Errorf("generating the shadow report's certificate: %w", err)
+		return nil, fmt.Errorf("generating the standby report's certificate: %w", err)
 	}
 	pair, err := tls.X509KeyPair(cert, key)
 	if err != nil {
 		_ = l.Close()
-		return nil, fmt.Errorf("loading the shadow report's certificate: %w", err)
+		return nil, fmt.Errorf("loading the standby report's certificate: %w", err)
 	}
 	cfg := &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 	for _, opt := range s.tlsOpts {
