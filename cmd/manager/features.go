@@ -22,9 +22,6 @@ import (
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
@@ -32,6 +29,7 @@ import (
 	"github.com/siteops/siteops/controllers/guestbook"
 	"github.com/siteops/siteops/controllers/sitesync"
 	"github.com/siteops/siteops/controllers/sitesync/receiver"
+	"github.com/siteops/siteops/internal/kit"
 	"github.com/siteops/siteops/internal/leadership"
 	"github.com/siteops/siteops/internal/standby"
 )
@@ -52,7 +50,7 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 	}
 	// standbyOf is how a controller runs: through a gate over its standby twin in standby mode, else only
 	// while leading.
-	standbyOf := func(twin reconcile.Reconciler) func(*builder.Builder, controller.Options, client.ObjectList, reconcile.Reconciler) error {
+	standbyOf := func(twin reconcile.Reconciler) kit.Completer {
 		if !o.standby {
 			return standby.Completer(mgr, fence, standby.Idle{}, 0)
 		}

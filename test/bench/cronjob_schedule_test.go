@@ -202,7 +202,7 @@ func recordP1(b *testing.B, size p1Size, n, minutes int, s, a sideResult) {
 		Anchor:  fig(a),
 		Ratio: fmt.Sprintf("p99 %.3g, CPU %.3g, RSS %.3g, requests/Job %.3g", s.p99.Seconds()/max(a.p99.Seconds(), 1e-9),
 			cpuRatio, rssRatio, s.reqPerJob/max(a.reqPerJob, 1e-9)),
-		Verdict: Judge(ok),
+		Outcome: Judge(ok),
 		N:       fmt.Sprintf("%d CronJobs `*/1` per side × %d minutes", n, minutes),
 		Notes: fmt.Sprintf("both sides at the same time on one local cluster (kwok runs the pods; the cluster's "+
 			"kube-controller-manager runs the Job and GC controllers for both); anchor: kube-controller-manager "+

@@ -117,7 +117,7 @@ func BenchmarkLeadershipHandoff(b *testing.B) {
 		Anchor:  "scale-down hand-off: " + scaleDown.summary() + "; controller-runtime defaults: " + defaults.summary(),
 		Ratio: "promote → first write p99: " + FormatSpeedup(a99, s99) + " vs scale-down; " +
 			FormatSpeedup(a99, d99) + " vs defaults",
-		Verdict: Judge(len(ours.samples) > 0 && a99 < 250*time.Millisecond && g99 < 250*time.Millisecond && ours.twoWriters() == 0),
+		Outcome: Judge(len(ours.samples) > 0 && a99 < 250*time.Millisecond && g99 < 250*time.Millisecond && ours.twoWriters() == 0),
 		N: fmt.Sprintf("promotes: siteops %d, scale-down %d, defaults %d; intervals with two writers: siteops %d, "+
 			"scale-down %d, defaults %d", len(ours.samples), len(scaleDown.samples), len(defaults.samples),
 			ours.twoWriters(), scaleDown.twoWriters(), defaults.twoWriters()),

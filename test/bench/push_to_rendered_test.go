@@ -138,7 +138,7 @@ func startSiteSyncManager(tb testing.TB, env *testenv.Env) string {
 	if err := r.SetupWithManager(mgr); err != nil {
 		tb.Fatal(err)
 	}
-	srv := httptest.NewServer(receiver.New(mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{}, logr.Discard()))
+	srv := httptest.NewServer(receiver.NewHandler(mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{}, logr.Discard()))
 	tb.Cleanup(srv.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
@@ -284,7 +284,7 @@ func BenchmarkPushToRenderedCommit(b *testing.B) {
 		Anchor: fmt.Sprintf("poll every %s (Flux) / %s (Argo CD): quoted, not run",
 			FormatDuration(fluxPoll), FormatDuration(argoCDPoll)),
 		Ratio:   "p50 vs Flux's poll: " + FormatSpeedup(p50, fluxPoll),
-		Verdict: Judge(p50 < time.Second),
+		Outcome: Judge(p50 < time.Second),
 		N:       fmt.Sprintf("%d pushes", len(latencies)),
 		Notes: "clock starts before `git push` (git http-backend on 127.0.0.1), then a signed GitHub push " +
 			"event to the receiver; stops when the rendered branch head's Siteops-Source-Revision names the " +

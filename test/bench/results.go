@@ -28,21 +28,21 @@ import (
 	"time"
 )
 
-// Verdict says whether a row met its target.
-type Verdict int
+// Outcome says whether a row met its target.
+type Outcome int
 
-// Verdicts of a row.
+// Outcomes of a row.
 const (
 	// NotJudged is a row without a measured target (not run, or nothing to compare).
-	NotJudged Verdict = iota
+	NotJudged Outcome = iota
 	// Met is a row whose siteops figure meets the target.
 	Met
 	// Missed is a row whose siteops figure misses the target.
 	Missed
 )
 
-// String is the verdict as a table cell.
-func (v Verdict) String() string {
+// String is the outcome as a table cell.
+func (v Outcome) String() string {
 	switch v {
 	case Met:
 		return "yes"
@@ -54,7 +54,7 @@ func (v Verdict) String() string {
 }
 
 // Judge is Met when ok, Missed otherwise.
-func Judge(ok bool) Verdict {
+func Judge(ok bool) Outcome {
 	if ok {
 		return Met
 	}
@@ -69,7 +69,7 @@ type Row struct {
 	Anchor  string // the anchor's figure, with what the anchor is
 	Ratio   string // siteops / anchor, with how many times better
 	Target  string
-	Verdict Verdict
+	Outcome Outcome
 	N       string // sample size, e.g. "100 sites × 3 rounds"
 	Notes   string
 }
@@ -228,7 +228,7 @@ func (res *Results) Table() string {
 	b.WriteString("| id | measure | siteops | anchor | ratio | target | met | N | notes |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range res.Rows() {
-		cells := []string{r.ID, r.Measure, r.Siteops, r.Anchor, r.Ratio, r.Target, r.Verdict.String(), r.N, r.Notes}
+		cells := []string{r.ID, r.Measure, r.Siteops, r.Anchor, r.Ratio, r.Target, r.Outcome.String(), r.N, r.Notes}
 		for i, c := range cells {
 			cells[i] = cell(c)
 		}

@@ -331,7 +331,7 @@ func BenchmarkWaves(b *testing.B) {
 		Siteops: fmt.Sprintf("2 waves: p50 %s, p99 %s; overhead p50 %s", FormatDuration(wp50), FormatDuration(wp99), FormatDuration(wp50-pp50)),
 		Anchor:  fmt.Sprintf("plain push (no waves): p50 %s, p99 %s", FormatDuration(pp50), FormatDuration(pp99)),
 		Ratio:   fmt.Sprintf("p50 %.2f", wp50.Seconds()/pp50.Seconds()),
-		Verdict: NotJudged,
+		Outcome: NotJudged,
 		N:       fmt.Sprintf("%d pushes per side", len(wavesD)),
 	})
 	Record(Row{
@@ -339,7 +339,7 @@ func BenchmarkWaves(b *testing.B) {
 		Siteops: fmt.Sprintf("p50 %s, p99 %s", FormatDuration(hp50), FormatDuration(hp99)),
 		Anchor:  "—",
 		Ratio:   "—",
-		Verdict: Judge(hp99 < 5*time.Second),
+		Outcome: Judge(hp99 < 5*time.Second),
 		N:       fmt.Sprintf("%d halts", len(haltD)),
 	})
 }

@@ -42,9 +42,9 @@ import (
 
 const hookToken = "hook-t0ken-for-tests"
 
-// hookFixture is a Receiver over a fake API with one SiteSync "ns/site" following main.
+// hookFixture is a Handler over a fake API with one SiteSync "ns/site" following main.
 type hookFixture struct {
-	rc   *Receiver
+	rc   *Handler
 	c    client.Client
 	logs *bytes.Buffer
 }
@@ -66,7 +66,7 @@ func newHookFixture(t *testing.T, followRef string, withReceiver bool) *hookFixt
 	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(ss, secret).Build()
 	logs := &bytes.Buffer{}
 	log := funcr.New(func(prefix, args string) { logs.WriteString(prefix + args + "\n") }, funcr.Options{Verbosity: 10})
-	rc := New(c, c, clocktesting.NewFakePassiveClock(testTime), log)
+	rc := NewHandler(c, c, clocktesting.NewFakePassiveClock(testTime), log)
 	return &hookFixture{rc: rc, c: c, logs: logs}
 }
 
