@@ -54,7 +54,7 @@ type election struct {
 }
 
 // newElection sets up the election the flags ask for. Without --leader-elect the manager always leads.
-func newElection(cfg *rest.Config, o options, clk clock.Clock) (election, error) {
+func newElection(cfg *rest.Config, o options, clk clock.Clock, m *leadership.Metrics) (election, error) {
 	fence := &leadership.Fence{}
 	switch {
 	case !o.leaderElect:
@@ -93,7 +93,7 @@ func newElection(cfg *rest.Config, o options, clk clock.Clock) (election, error)
 		Identity: pod + "_" + string(uuid.NewUUID()), PodName: pod, ActiveService: o.activeService,
 		PodTemplateHash: o.podTemplateHash, Rollouts: rollouts, LeaseDuration: o.leaseDuration,
 		RenewDeadline: o.renewDeadline, RetryPeriod: o.retry, ReleaseOnCancel: o.releaseOnCancel, Fence: fence,
-		Clock: clk, Log: ctrl.Log.WithName("leader-election")})
+		Clock: clk, Log: ctrl.Log.WithName("leader-election"), Metrics: m})
 	if err != nil {
 		return election{}, err
 	}

@@ -40,8 +40,9 @@ import (
 // CronJob and Guestbook controllers over a dry-run write recorder and an observer that measures nothing, each
 // object at most once per --standby-interval, and the leader-only controllers not at all. Each gain of
 // leadership re-queues every object. The controllers themselves do not know.
-func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadership.Fence, tlsOpts []func(*tls.Config)) error {
-	wc := newWriteClients(mgr, fence)
+func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadership.Fence, tlsOpts []func(*tls.Config),
+	m managerMetrics) error {
+	wc := newWriteClients(mgr, fence, m.standby)
 	if o.standbyAddr != "0" {
 		if err := mgr.Add(&standbyServer{addr: o.standbyAddr, clients: wc, leadership: fence, secure: o.secureStandby,
 			config: mgr.GetConfig(), httpClient: mgr.GetHTTPClient(), tlsOpts: tlsOpts}); err != nil {
@@ -58,6 +59,7 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 	}
 
 	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk,
+		Observer: m.cronjob,
 		Complete: standbyOf(&cronjob.Reconciler{Client: wc.standby, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk,
 			Observer: standby.Discard{}})}
 	if err := cj.SetupWithManager(mgr); err != nil {
@@ -66,7 +68,7 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 
 	configHashes := &guestbook.ConfigHashes{}
 	gb := &guestbook.Reconciler{Client: wc.leader, ConfigHashes: configHashes, Scheme: mgr.GetScheme(),
-		Recorder: mgr.GetEventRecorder("siteops-guestbook"), Clock: clk,
+		Recorder: mgr.GetEventRecorder("siteops-guestbook"), Clock: clk, Observer: m.guestbook,
 		Complete: standbyOf(&guestbook.Reconciler{Client: wc.standby, APIReader: mgr.GetAPIReader(), ConfigHashes: configHashes,
 			Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk, Observer: standby.Discard{}})}
 	if err := gb.SetupWithManager(mgr); err != nil {
@@ -75,7 +77,7 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 
 	// SiteSync pushes to Git, which has no dry run: it has no standby and runs only on the leader.
 	ss := &sitesync.Reconciler{Client: wc.leader, APIReader: mgr.GetAPIReader(), Scheme: mgr.GetScheme(),
-		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir,
+		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir, Metrics: m.sitesync,
 		Complete: standby.Completer(mgr, fence, standby.Idle{}, 0)}
 	if err := ss.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the SiteSync controller: %w", err)

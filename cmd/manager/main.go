@@ -31,6 +31,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
@@ -159,7 +160,11 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if err != nil {
 		return err
 	}
-	el, err := newElection(cfg, o, clk)
+	m, err := newMetrics(metrics.Registry)
+	if err != nil {
+		return err
+	}
+	el, err := newElection(cfg, o, clk, m.leadership)
 	if err != nil {
 		return err
 	}
@@ -191,7 +196,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 			return fmt.Errorf("adding the leader election: %w", err)
 		}
 	}
-	if err := setupFeatures(mgr, o, clk, el.fence, tlsOpts); err != nil {
+	if err := setupFeatures(mgr, o, clk, el.fence, tlsOpts, m); err != nil {
 		return err
 	}
 	// Readiness never depends on holding the lease: a standby (the preview colour of a blue/green upgrade) must

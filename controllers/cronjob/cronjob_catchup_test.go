@@ -45,7 +45,7 @@ func TestCatchUpOldestThreeInsideDeadline(t *testing.T) {
 	h := newHarness(t, t0)
 	h.createScheduledAt("catchup", t0, hourlyCatchUp(batchv1.AllowConcurrent))
 	hour := func(n int) time.Time { return t0.Add(time.Duration(n-10) * time.Hour) }
-	missed := testutil.ToFloat64(missedSchedules)
+	missed := testutil.ToFloat64(testMetrics.missedSchedules)
 	h.clock.SetTime(hour(20).Add(30 * time.Second))
 
 	res := h.mustReconcile("catchup")
@@ -61,7 +61,7 @@ func TestCatchUpOldestThreeInsideDeadline(t *testing.T) {
 		"Normal CatchingUp Starting 3 missed runs one after the other, oldest first: 2035-01-01T15:00:00Z to 2035-01-01T17:00:00Z",
 		"Normal SuccessfulCreate Created job " + JobName("catchup", hour(15)),
 	}))
-	h.g.Expect(testutil.ToFloat64(missedSchedules) - missed).To(Equal(3.0))
+	h.g.Expect(testutil.ToFloat64(testMetrics.missedSchedules) - missed).To(Equal(3.0))
 
 	h.mustReconcile("catchup")
 	res = h.mustReconcile("catchup")
@@ -91,7 +91,7 @@ func TestCatchUpOldestThreeInsideDeadline(t *testing.T) {
 	h.g.Expect(jobNames(h.jobs())).To(ContainElement(JobName("catchup", hour(21))))
 	h.g.Expect(h.jobs()).To(HaveLen(4))
 	h.g.Expect(condition(h.get("catchup"), batchv1.ConditionScheduleMissed).Reason).To(Equal(batchv1.ReasonOnSchedule))
-	h.g.Expect(testutil.ToFloat64(missedSchedules) - missed).To(Equal(3.0))
+	h.g.Expect(testutil.ToFloat64(testMetrics.missedSchedules) - missed).To(Equal(3.0))
 }
 
 // TestCatchUpDeadlineExpiresDuringCatchUp: with concurrencyPolicy Forbid the catch-up runs wait for each

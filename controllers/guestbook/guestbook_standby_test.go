@@ -49,7 +49,7 @@ func TestGuestbookStandbyWritesNothingThenLeaderDoes(t *testing.T) {
 	gb := createGuestbook(t, ns.Name, "shadowed", 2, "cfg")
 	pods := createPods(t, gb, 2)
 	req := reconcile.Request{NamespacedName: client.ObjectKeyFromObject(gb)}
-	failovers := testutil.ToFloat64(failoversTotal)
+	failovers := testutil.ToFloat64(testMetrics.failovers)
 
 	standbyReport := &standby.Report{}
 	dryRun := &Reconciler{Client: standby.NewWriteRecorder(k8s, standbyReport, true), Scheme: env.Scheme,
@@ -67,13 +67,13 @@ func TestGuestbookStandbyWritesNothingThenLeaderDoes(t *testing.T) {
 
 	leaderReport := &standby.Report{}
 	leader := &Reconciler{Client: standby.NewWriteRecorder(k8s, leaderReport, false), Scheme: env.Scheme,
-		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}}
+		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}, Observer: testMetrics}
 	_, err = leader.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(k8s.Get(ctx, key, &appsv1.Deployment{})).To(Succeed())
 	g.Expect(selectedPods(g, ns.Name, gb.Name)).To(Equal([]string{pods[0]}))
 	g.Expect(getGuestbook(g, gb).Status.Active).To(Equal(pods[0]))
-	g.Expect(testutil.ToFloat64(failoversTotal)).To(Equal(failovers), "a first promotion is no failover")
+	g.Expect(testutil.ToFloat64(testMetrics.failovers)).To(Equal(failovers), "a first promotion is no failover")
 
 	written := leaderReport.Summarize(true).Writes
 	_, err = leader.Reconcile(ctx, req)
@@ -84,6 +84,6 @@ func TestGuestbookStandbyWritesNothingThenLeaderDoes(t *testing.T) {
 	setReady(t, ns.Name, pods[0], false)
 	_, err = dryRun.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(testutil.ToFloat64(failoversTotal)).To(Equal(failovers))
+	g.Expect(testutil.ToFloat64(testMetrics.failovers)).To(Equal(failovers))
 	g.Expect(activePodNames(g, ns.Name)).To(Equal([]string{pods[0]}), "the standby changed nothing")
 }

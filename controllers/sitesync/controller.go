@@ -61,6 +61,8 @@ type Reconciler struct {
 	WorkDir string
 	// Complete says how the manager runs the controller (see kit.Completer); nil runs it while leading.
 	Complete kit.Completer
+	// Metrics records the controller's measurements; nil records nothing.
+	Metrics *Metrics
 
 	// sync is gitops.Sync, replaceable in tests.
 	sync func(context.Context, gitops.SyncOptions) (gitops.SyncResult, error)
@@ -228,7 +230,7 @@ func (r *Reconciler) finish(ctx context.Context, run *scope, before *gitopsv1alp
 func (r *Reconciler) forget(key types.NamespacedName) error {
 	r.lag.forget(key)
 	r.refreshed.forget(key)
-	syncDuration.DeleteLabelValues(key.Namespace, key.Name)
+	r.Metrics.forget(key)
 	gitops.ForgetWorkDir(r.workDir(key))
 	if err := os.RemoveAll(r.workDir(key)); err != nil {
 		return fmt.Errorf("removing clone cache of deleted SiteSync %s: %w", key, err)

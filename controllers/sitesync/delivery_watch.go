@@ -35,7 +35,7 @@ import (
 // installed) the manager starts all the same and reports delivery as not observed, instead of failing on a
 // watch of a kind that does not exist.
 func applicationsServed(mapper meta.RESTMapper) (bool, error) {
-	_, err := mapper.RESTMapping(applicationGVK.GroupKind(), applicationGVK.Version)
+	_, err := mapper.RESTMapping(applicationGVK().GroupKind(), applicationGVK().Version)
 	switch {
 	case err == nil:
 		return true, nil
@@ -49,7 +49,7 @@ func applicationsServed(mapper meta.RESTMapper) (bool, error) {
 // newApplication is an empty Argo CD Application, for watches and patches.
 func newApplication() *unstructured.Unstructured {
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(applicationGVK)
+	u.SetGroupVersionKind(applicationGVK())
 	return u
 }
 

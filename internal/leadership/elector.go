@@ -74,6 +74,8 @@ type Config struct {
 	Clock clock.Clock
 	// Log gets one line per change of leadership.
 	Log logr.Logger
+	// Metrics, when set, reports whether this manager leads.
+	Metrics *Metrics
 }
 
 // Elector runs the election for one manager.
@@ -302,7 +304,7 @@ func (e *Elector) requestTimeout(now time.Time) time.Duration {
 func (e *Elector) startLeading(reason string) {
 	e.leading = true
 	e.cfg.Fence.Grant()
-	leaderGauge.WithLabelValues(e.cfg.Name).Set(1)
+	e.cfg.Metrics.setLeading(e.cfg.Name, true)
 	e.cfg.Log.Info("started leading", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "identity", e.cfg.Identity, "reason", reason)
 }
 
@@ -310,7 +312,7 @@ func (e *Elector) startLeading(reason string) {
 func (e *Elector) stopLeading(reason string) {
 	e.leading, e.yield = false, yieldState{}
 	drained, _ := e.cfg.Fence.Revoke()
-	leaderGauge.WithLabelValues(e.cfg.Name).Set(0)
+	e.cfg.Metrics.setLeading(e.cfg.Name, false)
 	e.cfg.Log.Info("stopped leading", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "identity", e.cfg.Identity, "reason", reason)
 	select {
 	case <-drained:

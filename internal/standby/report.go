@@ -25,9 +25,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/utils/clock"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
 
 // recentLimit bounds how many writes a Report keeps in full.
@@ -36,15 +34,6 @@ const recentLimit = 200
 // keyLimit bounds how many distinct dry-run writes a Report remembers to tell repeated ones: a standby that
 // runs for days sees a new Job name every scheduled minute and must not grow without end.
 const keyLimit = 10000
-
-var shadowWrites = prometheus.NewCounterVec(prometheus.CounterOpts{
-	Name: "siteops_standby_writes",
-	Help: "Writes a manager that does not hold the leader lease would have made (sent as server-side dry runs), by kind.",
-}, []string{"kind"})
-
-func init() {
-	metrics.Registry.MustRegister(shadowWrites)
-}
 
 // Write is one recorded API write.
 type Write struct {
@@ -80,6 +69,8 @@ type Report struct {
 	// Log, when set, gets one line per write at V(1) ("api write"): the hand-off tests read these to prove
 	// that no two managers ever wrote at the same time.
 	Log logr.Logger
+	// Metrics, when set, counts the dry-run writes.
+	Metrics *Metrics
 
 	mu     sync.Mutex
 	total  int
@@ -149,7 +140,7 @@ func (r *Report) Record(w Write) {
 		r.recent = r.recent[len(r.recent)-recentLimit:]
 	}
 	if w.DryRun {
-		shadowWrites.WithLabelValues(w.Kind).Inc()
+		r.Metrics.dryRun(w.Kind)
 	}
 }
 
