@@ -34,13 +34,8 @@ import (
 const mainShard = "!" + apis.ShardLabel
 
 // watchSelectorUsage is the help of --watch-label-selector.
-const watchSelectorUsage = "Reconcile and cache only the CronJobs, Guestbooks and SiteSyncs whose labels match this selector, " +
-	"with the Jobs, Deployments, Services and pods they own. Shards follow Flux's convention: label an object " +
-	apis.ShardLabel + "=<shard> and run one manager per shard with --watch-label-selector='" + apis.ShardLabel +
-	" in (<shard>)' (base/components/shard); the main manager keeps the default and owns every object without the label. " +
-	"Each shard leads its own Lease: unless --leader-election-id is set, a shard's is --leader-election-id's default " +
-	"followed by -<shard> (a digest of the selector when it names no single shard). " +
-	"An empty selector matches every object: use it only where no shard runs."
+const watchSelectorUsage = "Reconcile only the CronJobs, Guestbooks and SiteSyncs this label selector matches; " +
+	"a shard's manager ('" + apis.ShardLabel + " in (shard1)') leads its own Lease. Empty: every object."
 
 // selectorFlag is a label selector flag, parsed when set, so a bad selector is refused with the flag's name.
 type selectorFlag struct {
