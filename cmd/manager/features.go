@@ -44,8 +44,9 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 	m managerMetrics) error {
 	wc := newWriteClients(mgr, fence, m.standby)
 	if o.standbyAddr != "0" {
-		if err := mgr.Add(&standbyServer{addr: o.standbyAddr, clients: wc, leadership: fence, secure: o.secureStandby,
-			config: mgr.GetConfig(), httpClient: mgr.GetHTTPClient(), tlsOpts: tlsOpts}); err != nil {
+		if err := mgr.Add(&standby.ReportServer{Addr: o.standbyAddr, Standby: wc.standbyReport, Leader: wc.leaderReport,
+			Leadership: fence, Secure: o.secureStandby, Config: mgr.GetConfig(), HTTPClient: mgr.GetHTTPClient(),
+			TLSOpts: tlsOpts, Log: ctrl.Log.WithName("standby-report")}); err != nil {
 			return fmt.Errorf("adding the standby report server: %w", err)
 		}
 	}

@@ -237,11 +237,11 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if err := mgr.AddReadyzCheck("readyz", ready); err != nil {
 		return fmt.Errorf("adding ready check: %w", err)
 	}
-	warm := &readiness{caches: mgr.GetCache()}
+	warm := &leadership.Readiness{Caches: mgr.GetCache()}
 	if e, ok := el.runnable.(*leadership.Elector); ok {
-		warm.elector = e
+		warm.Elector = e
 	}
-	if err := mgr.AddReadyzCheck("warm", warm.check); err != nil {
+	if err := mgr.AddReadyzCheck("warm", warm.Check); err != nil {
 		return fmt.Errorf("adding warm-up check: %w", err)
 	}
 	ctrl.Log.WithName("setup").Info("manager started", "version", version.Version, "leaderElection", o.leaderElect,

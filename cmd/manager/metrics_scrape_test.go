@@ -99,9 +99,9 @@ func TestMetricsEndpointAfterRealReconciles(t *testing.T) {
 		}
 		return err
 	}, eventually, 100*time.Millisecond).Should(Succeed(), "the webhook server listens")
-	applyShippedClusterRole(t, k8s, "metrics_reader_role.yaml")
-	reader := serviceAccountToken(t, cs, k8s, testNS, "prometheus", "metrics-reader")
-	stranger := serviceAccountToken(t, cs, k8s, testNS, "stranger", "")
+	testenv.ApplyShippedClusterRole(t, k8s, "metrics_reader_role.yaml")
+	reader := testenv.ServiceAccountToken(t, cs, k8s, testNS, "prometheus", "metrics-reader")
+	stranger := testenv.ServiceAccountToken(t, cs, k8s, testNS, "stranger", "")
 	s := newScraper(addrOf(metricsPort))
 	scrape := func(g Gomega) map[string]*dto.MetricFamily {
 		fams, err := s.families(reader)

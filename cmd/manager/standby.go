@@ -17,20 +17,9 @@ limitations under the License.
 package main
 
 import (
-	"context"
-	"crypto/tls"
-	"errors"
-	"fmt"
-	"net"
-	"net/http"
-	"time"
-
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
-	certutil "k8s.io/client-go/util/cert"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 
 	"github.com/siteops/siteops/internal/leadership"
 	"github.com/siteops/siteops/internal/standby"
@@ -59,105 +48,4 @@ func newWriteClients(mgr ctrl.Manager, fence *leadership.Fence, m *standby.Metri
 		standbyReport: sr,
 		discard:       &events.FakeRecorder{},
 	}
-}
-
-// standbyServer serves the standby report (GET /standby) and the leader's write report (GET /writes) for the
-// preview Service and the pre-promotion AnalysisTemplate. It runs whether or not the manager leads. With
-// secure, as the metrics endpoint: HTTPS with a self-signed certificate, and every request authenticated
-// (TokenReview of its bearer token) and authorized (SubjectAccessReview: get on the non-resource URL /standby or
-// /writes); else plain HTTP.
-type standbyServer struct {
-	addr       string
-	clients    writeClients
-	leadership standby.Leadership
-	secure     bool
-	// config and httpClient reach the apiserver for the reviews; tlsOpts are the metrics server's.
-	config     *rest.Config
-	httpClient *http.Client
-	tlsOpts    []func(*tls.Config)
-}
-
-// NeedLeaderElection is false: the report matters most while the manager does not lead.
-func (s *standbyServer) NeedLeaderElection() bool { return false }
-
-// Start serves until ctx ends.
-func (s *standbyServer) Start(ctx context.Context) error {
-	handler, err := s.handler()
-	if err != nil {
-		return err
-	}
-	l, err := s.listen()
-	if err != nil {
-		return err
-	}
-	srv := newReportServer(handler)
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serving the standby report: %w", err)
-	}
-	return nil
-}
-
-// newReportServer is the report's HTTP server. It closes every connection after its response: a client that
-// kept one alive would go on reading the pod it first reached through the preview Service after Argo Rollouts
-// pointed the Service at another colour (as through kube-proxy, an established connection stays with its pod),
-// so a pre-promotion analysis could judge the wrong colour's report.
-func newReportServer(handler http.Handler) *http.Server {
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
-	srv.SetKeepAlivesEnabled(false)
-	return srv
-}
-
-// handler serves both reports, behind authentication and authorization when secure.
-func (s *standbyServer) handler() (http.Handler, error) {
-	mux := http.NewServeMux()
-	leading := s.leadership.Leading
-	mux.Handle("GET /standby", s.clients.standbyReport.Handler(leading))
-	// GET /shadow is the report's deprecated path, kept so that an analysis of an older release still reads it.
-	mux.Handle("GET /shadow", s.clients.standbyReport.Handler(leading))
-	mux.Handle("GET /writes", s.clients.leaderReport.Handler(leading))
-	if !s.secure {
-		return mux, nil
-	}
-	filter, err := filters.WithAuthenticationAndAuthorization(s.config, s.httpClient)
-	if err != nil {
-		return nil, fmt.Errorf("setting up the standby report's authentication: %w", err)
-	}
-	h, err := filter(ctrl.Log.WithName("standby-report"), mux)
-	if err != nil {
-		return nil, fmt.Errorf("setting up the standby report's authorization: %w", err)
-	}
-	return h, nil
-}
-
-// listen listens on addr: over TLS with a self-signed certificate when secure, as the metrics endpoint does
-// without a certificate folder.
-func (s *standbyServer) listen() (net.Listener, error) {
-	l, err := net.Listen("tcp", s.addr)
-	if err != nil {
-		return nil, fmt.Errorf("listening for the standby report on %s: %w", s.addr, err)
-	}
-	if !s.secure {
-		return l, nil
-	}
-	cert, key, err := certutil.GenerateSelfSignedCertKey("localhost", []net.IP{{127, 0, 0, 1}}, nil)
-	if err != nil {
-		_ = l.Close()
-		return nil, fmt.Errorf("generating the standby report's certificate: %w", err)
-	}
-	pair, err := tls.X509KeyPair(cert, key)
-	if err != nil {
-		_ = l.Close()
-		return nil, fmt.Errorf("loading the standby report's certificate: %w", err)
-	}
-	cfg := &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
-	for _, opt := range s.tlsOpts {
-		opt(cfg)
-	}
-	return tls.NewListener(l, cfg), nil
 }
