@@ -66,7 +66,8 @@ func newElection(cfg *rest.Config, o options, clk clock.Clock, m *leadership.Met
 		}
 		return election{fence: fence, runnable: electedFence{fence}, controllerRuntime: true}, nil
 	case o.leaderElector != electorSiteops:
-		return election{}, fmt.Errorf("--leader-elector=%q: want %s or %s", o.leaderElector, electorSiteops, electorControllerRuntime)
+		return election{}, fmt.Errorf("--leader-elector=%q: want %s or %s", o.leaderElector, electorSiteops,
+			electorControllerRuntime)
 	}
 	ns, err := leaseNamespace(o.leaderElectionNS)
 	if err != nil {

@@ -59,7 +59,8 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 		return standby.Completer(mgr, fence, twin, o.standbyInterval)
 	}
 
-	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk,
+	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(),
+		Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk,
 		Observer: m.cronjob,
 		Complete: standbyOf(&cronjob.Reconciler{Client: wc.standby, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk,
 			Observer: standby.Discard{}})}
@@ -70,8 +71,9 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 	configHashes := &guestbook.ConfigHashes{}
 	gb := &guestbook.Reconciler{Client: wc.leader, ConfigHashes: configHashes, Scheme: mgr.GetScheme(),
 		Recorder: mgr.GetEventRecorder("siteops-guestbook"), Clock: clk, Observer: m.guestbook,
-		Complete: standbyOf(&guestbook.Reconciler{Client: wc.standby, APIReader: mgr.GetAPIReader(), ConfigHashes: configHashes,
-			Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk, Observer: standby.Discard{}})}
+		Complete: standbyOf(&guestbook.Reconciler{Client: wc.standby, APIReader: mgr.GetAPIReader(),
+			ConfigHashes: configHashes, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk,
+			Observer: standby.Discard{}})}
 	if err := gb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Guestbook controller: %w", err)
 	}

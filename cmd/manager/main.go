@@ -195,12 +195,13 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 		return err
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                        scheme,
-		Cache:                         cacheOptions(o.watch.Selector()),
-		Metrics:                       metricsOpts,
-		HealthProbeBindAddress:        o.probeAddr,
-		PprofBindAddress:              o.pprofAddr,
-		WebhookServer:                 webhook.NewServer(webhook.Options{Host: o.webhookHost, Port: o.webhookPort, CertDir: certDir, TLSOpts: tlsOpts}),
+		Scheme:                 scheme,
+		Cache:                  cacheOptions(o.watch.Selector()),
+		Metrics:                metricsOpts,
+		HealthProbeBindAddress: o.probeAddr,
+		PprofBindAddress:       o.pprofAddr,
+		WebhookServer: webhook.NewServer(webhook.Options{Host: o.webhookHost, Port: o.webhookPort,
+			CertDir: certDir, TLSOpts: tlsOpts}),
 		LeaderElection:                el.controllerRuntime,
 		LeaderElectionID:              o.leaderElectionID,
 		LeaderElectionNamespace:       o.leaderElectionNS,

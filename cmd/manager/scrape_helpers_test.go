@@ -82,7 +82,8 @@ type scraper struct {
 // newScraper scrapes https://addr/metrics. The manager's certificate is self-signed (no cert dir), so it is
 // not verified; the client offers HTTP/2 so the test sees that the server refuses it.
 func newScraper(addr string) *scraper {
-	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2", "http/1.1"}}, //nolint:gosec // test, self-signed
+	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true,
+		NextProtos: []string{"h2", "http/1.1"}}, //nolint:gosec // test, self-signed
 		ForceAttemptHTTP2: true}
 	return &scraper{url: "https://" + addr + "/metrics", client: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
 }

@@ -105,7 +105,8 @@ func shardFixtures(shard string) []client.Object {
 		podMeta.Labels = map[string]string{}
 	}
 	podMeta.Labels[webappv1.LabelGuestbook] = shard + "-x"
-	spec := corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}
+	spec := corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever,
+		Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}
 	sel := map[string]string{"app": shard}
 	return []client.Object{
 		cj, ss,
@@ -113,7 +114,8 @@ func shardFixtures(shard string) []client.Object {
 		&webappv1.Guestbook{ObjectMeta: om(), Spec: webappv1.GuestbookSpec{Size: 1, ConfigMapName: "cfg"}},
 		&appsv1.Deployment{ObjectMeta: om(), Spec: appsv1.DeploymentSpec{
 			Selector: &metav1.LabelSelector{MatchLabels: sel},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: sel}, Spec: corev1.PodSpec{Containers: spec.Containers}}}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: sel},
+				Spec: corev1.PodSpec{Containers: spec.Containers}}}},
 		&corev1.Service{ObjectMeta: om(), Spec: corev1.ServiceSpec{Selector: sel, Ports: []corev1.ServicePort{{Port: 80}}}},
 		&corev1.Pod{ObjectMeta: podMeta, Spec: spec},
 	}

@@ -42,7 +42,8 @@ func TestMissedCountedOnlyWithinDeadline(t *testing.T) {
 		events   []string
 	}{
 		{"deadline-7200", 7200, 2, batchv1.ReasonMissedSchedules, []string{
-			"Warning MissSchedule Missed 2 start times, the latest 2016-05-26T09:00:00Z; started the most recent, 2016-05-26T10:00:00Z",
+			"Warning MissSchedule Missed 2 start times, the latest 2016-05-26T09:00:00Z; started the most recent, " +
+				"2016-05-26T10:00:00Z",
 			"Normal SuccessfulCreate Created job deadline-7200-24404280"}},
 		{"deadline-10", 10, 0, batchv1.ReasonOnSchedule, []string{
 			"Normal SuccessfulCreate Created job deadline-10-24404280"}},
@@ -80,7 +81,8 @@ func TestEveryHourWeekLateIsMissSchedule(t *testing.T) {
 	res := h.mustReconcile("every")
 	h.g.Expect(h.jobs()).To(BeEmpty())
 	h.g.Expect(h.drainEvents()).To(Equal([]string{
-		"Warning MissSchedule Missed 1 start times, the latest 2016-05-26T10:01:00Z, by more than startingDeadlineSeconds (10s)"}))
+		"Warning MissSchedule Missed 1 start times, the latest 2016-05-26T10:01:00Z, by more than startingDeadlineSeconds " +
+			"(10s)"}))
 	got := h.get("every")
 	missed := condition(got, batchv1.ConditionScheduleMissed)
 	h.g.Expect(missed.Status).To(Equal(metav1.ConditionTrue))

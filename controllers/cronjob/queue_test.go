@@ -51,7 +51,8 @@ func TestCreatedCronJobQueuesWithTheDueOnes(t *testing.T) {
 	specChanges().Create(ctx, event.CreateEvent{Object: cronJob("listed", 1), IsInInitialList: true}, q)
 	specChanges().Create(ctx, event.CreateEvent{Object: cronJob("created", 1)}, q)
 	specChanges().Update(ctx, event.UpdateEvent{ObjectOld: cronJob("edited", 1), ObjectNew: cronJob("edited", 2)}, q)
-	specChanges().Update(ctx, event.UpdateEvent{ObjectOld: cronJob("status-only", 1), ObjectNew: cronJob("status-only", 1)}, q)
+	specChanges().Update(ctx, event.UpdateEvent{ObjectOld: cronJob("status-only", 1), ObjectNew: cronJob("status-only",
+		1)}, q)
 	wake("due-2")
 
 	want := []string{"due-1", "created", "edited", "due-2", "job-event", "listed"}
@@ -78,7 +79,8 @@ func TestCronJobWatchLeavesSpecChangesToTheirHandler(t *testing.T) {
 		want bool
 	}{
 		{"create", notSpecChanges().Create(event.CreateEvent{Object: old}), false},
-		{"create from the initial list", notSpecChanges().Create(event.CreateEvent{Object: old, IsInInitialList: true}), false},
+		{"create from the initial list", notSpecChanges().Create(event.CreateEvent{Object: old, IsInInitialList: true}),
+			false},
 		{"spec update", notSpecChanges().Update(event.UpdateEvent{ObjectOld: old, ObjectNew: edited}), false},
 		{"status update", notSpecChanges().Update(event.UpdateEvent{ObjectOld: old, ObjectNew: old.DeepCopy()}), true},
 		{"delete", notSpecChanges().Delete(event.DeleteEvent{Object: old}), true},

@@ -40,7 +40,8 @@ type countingReader struct {
 	reads atomic.Int32
 }
 
-func (c *countingReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+func (c *countingReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object,
+	opts ...client.GetOption) error {
 	c.reads.Add(1)
 	return c.Reader.Get(ctx, key, obj, opts...)
 }
@@ -62,7 +63,8 @@ func TestGuestbookReadsItsConfigMapOnlyWhenItsVersionChanges(t *testing.T) {
 
 	hashes, reader := &ConfigHashes{}, &countingReader{Reader: k8s}
 	dryRun := &Reconciler{Client: standby.NewWriteRecorder(k8s, &standby.Report{}, true), APIReader: reader,
-		ConfigHashes: hashes, Scheme: env.Scheme, Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}, Observer: standby.Discard{}}
+		ConfigHashes: hashes, Scheme: env.Scheme, Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{},
+		Observer: standby.Discard{}}
 	leader := &Reconciler{Client: k8s, APIReader: reader, ConfigHashes: hashes, Scheme: env.Scheme,
 		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}}
 

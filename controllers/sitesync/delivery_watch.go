@@ -62,7 +62,8 @@ func (r *Reconciler) siteSyncsOf(ctx context.Context, app client.Object) []recon
 	}
 	list := &gitopsv1alpha1.SiteSyncList{}
 	if err := r.List(ctx, list); err != nil {
-		logf.FromContext(ctx).Error(err, "listing SiteSyncs for an Application; the interval requeue catches up", "application", client.ObjectKeyFromObject(app))
+		logf.FromContext(ctx).Error(err, "listing SiteSyncs for an Application; the interval requeue catches up",
+			"application", client.ObjectKeyFromObject(app))
 		return nil
 	}
 	var reqs []reconcile.Request

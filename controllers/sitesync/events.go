@@ -57,7 +57,8 @@ func (r *Reconciler) emitEvents(_ context.Context, run *scope) error {
 	res := run.result
 	r.Metrics.rendered(res.Sites, res.PushRetries)
 	if res.Pushed {
-		r.events().Normal(run.obj, gitopsv1alpha1.EventRendered, "pushed %s rendering source %s for sites %s", short(res.RenderedRevision), short(res.SourceRevision),
+		r.events().Normal(run.obj, gitopsv1alpha1.EventRendered, "pushed %s rendering source %s for sites %s",
+			short(res.RenderedRevision), short(res.SourceRevision),
 			strings.Join(renderedSites(res.Sites), ", "))
 	}
 	if lag, ok := r.lag.observe(client.ObjectKeyFromObject(run.obj), res.SourceRevision, r.seenAt(run), res.Pushed,

@@ -69,7 +69,8 @@ func (r *Reconciler) refreshApplicationSets(ctx context.Context, run *scope) err
 	}
 	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:"true"}}}`, appSetRefreshAnnotation)
 	for i := range list.Items {
-		if err := r.Patch(ctx, &list.Items[i], client.RawPatch(types.MergePatchType, patch)); client.IgnoreNotFound(err) != nil {
+		if err := r.Patch(ctx, &list.Items[i],
+			client.RawPatch(types.MergePatchType, patch)); client.IgnoreNotFound(err) != nil {
 			r.refreshed.undo(key, appSetsSite)
 			return fmt.Errorf("annotating ApplicationSet %s/%s: %w", list.Items[i].GetNamespace(), list.Items[i].GetName(), err)
 		}

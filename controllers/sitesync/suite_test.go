@@ -268,7 +268,8 @@ func requestSync(t *testing.T, key client.ObjectKey, value string) {
 	patch := []byte(fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, gitopsv1alpha1.RequestedAtAnnotation, value))
 	ss := &gitopsv1alpha1.SiteSync{}
 	ss.Namespace, ss.Name = key.Namespace, key.Name
-	NewWithT(t).Expect(suite.k8s.Patch(t.Context(), ss, client.RawPatch("application/merge-patch+json", patch))).To(Succeed())
+	NewWithT(t).Expect(suite.k8s.Patch(t.Context(), ss,
+		client.RawPatch("application/merge-patch+json", patch))).To(Succeed())
 }
 
 // eventsOf lists the events recorded for the SiteSync in ns.

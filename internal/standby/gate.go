@@ -106,7 +106,8 @@ func (Idle) Reconcile(context.Context, reconcile.Request) (reconcile.Result, err
 func Completer(mgr manager.Manager, l Leadership, standby reconcile.Reconciler, pace time.Duration) kit.Completer {
 	return func(b *builder.Builder, opts controller.Options, list client.ObjectList, leader reconcile.Reconciler) error {
 		events := make(chan event.GenericEvent)
-		if err := mgr.Add(&resyncOnElection{client: mgr.GetClient(), list: list, events: events, gained: l.Subscribe()}); err != nil {
+		if err := mgr.Add(&resyncOnElection{client: mgr.GetClient(), list: list, events: events,
+			gained: l.Subscribe()}); err != nil {
 			return fmt.Errorf("adding the election resync: %w", err)
 		}
 		opts.NeedLeaderElection = ptr.To(false)

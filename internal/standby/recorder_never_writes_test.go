@@ -62,15 +62,18 @@ func TestDryRunWriteRecorderNeverWrites(t *testing.T) {
 
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "standby"}}
 	g.Expect(direct.Create(ctx, ns)).To(Succeed())
-	existing := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "existing", Namespace: "standby"}, Data: map[string]string{"a": "1"}}
+	existing := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "existing", Namespace: "standby"},
+		Data: map[string]string{"a": "1"}}
 	g.Expect(direct.Create(ctx, existing)).To(Succeed())
 	gb := &webappv1.Guestbook{ObjectMeta: metav1.ObjectMeta{Name: "gb", Namespace: "standby"},
 		Spec: webappv1.GuestbookSpec{Size: 1, ConfigMapName: "existing", Alias: "Phone"}}
 	g.Expect(direct.Create(ctx, gb)).To(Succeed())
 
 	// create
-	g.Expect(sc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "new", Namespace: "standby"}})).To(Succeed())
-	g.Expect(apierrors.IsNotFound(direct.Get(ctx, client.ObjectKey{Namespace: "standby", Name: "new"}, &corev1.ConfigMap{}))).To(BeTrue())
+	g.Expect(sc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "new",
+		Namespace: "standby"}})).To(Succeed())
+	g.Expect(apierrors.IsNotFound(direct.Get(ctx, client.ObjectKey{Namespace: "standby", Name: "new"},
+		&corev1.ConfigMap{}))).To(BeTrue())
 
 	// update
 	upd := existing.DeepCopy()
@@ -134,7 +137,8 @@ func TestRecordingClientWrites(t *testing.T) {
 	report := &standby.Report{}
 	rc := standby.NewWriteRecorder(direct, report, false)
 	g.Expect(direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "leader"}})).To(Succeed())
-	g.Expect(rc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "made", Namespace: "leader"}})).To(Succeed())
+	g.Expect(rc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "made",
+		Namespace: "leader"}})).To(Succeed())
 	g.Expect(direct.Get(ctx, client.ObjectKey{Namespace: "leader", Name: "made"}, &corev1.ConfigMap{})).To(Succeed())
 	s := report.Summarize(true)
 	g.Expect(s.Mode).To(Equal("leader"))

@@ -116,7 +116,8 @@ func (r *Report) Record(w Write) {
 		w.Time = r.now()
 	}
 	if r.Log.GetSink() != nil {
-		r.Log.V(1).Info("api write", "verb", w.Verb, "kind", w.Kind, "namespace", w.Namespace, "name", w.Name, "dryRun", w.DryRun, "sent", w.Time)
+		r.Log.V(1).Info("api write", "verb", w.Verb, "kind", w.Kind, "namespace", w.Namespace, "name", w.Name, "dryRun",
+			w.DryRun, "sent", w.Time)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

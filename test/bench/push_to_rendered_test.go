@@ -278,8 +278,9 @@ func BenchmarkPushToRenderedCommit(b *testing.B) {
 	b.ReportMetric(p50.Seconds()*1000, "p50-ms")
 	b.ReportMetric(p99.Seconds()*1000, "p99-ms")
 	Record(Row{
-		ID:      "P4",
-		Measure: fmt.Sprintf("`git push` → rendered commit on the target branch, via the push receiver, %d sites", shape.Sites),
+		ID: "P4",
+		Measure: fmt.Sprintf("`git push` → rendered commit on the target branch, via the push receiver, %d sites",
+			shape.Sites),
 		Siteops: fmt.Sprintf("p50 %s, p99 %s", FormatDuration(p50), FormatDuration(p99)),
 		Anchor: fmt.Sprintf("poll every %s (Flux) / %s (Argo CD): quoted, not run",
 			FormatDuration(fluxPoll), FormatDuration(argoCDPoll)),

@@ -108,7 +108,8 @@ var catalogue = []Row{
 			"promote: a pod-template annotation changes, the Rollout pauses with the new colour Ready in standby mode, " +
 			"then `kubectl argo rollouts promote` (clock: when it returns); a Guestbook's size changes every 50 ms (each " +
 			"change sent on its tick, at most 2 in flight) so the leader always has a write to make; write times " +
-			"from the processes' \"api write\" log lines (when each write was sent; same host clock); two writers = a pair of processes whose write spans overlap; anchors: client-go's elector " +
+			"from the processes' \"api write\" log lines (when each write was sent; same host clock); two writers = a pair of " +
+			"processes whose write spans overlap; anchors: client-go's elector " +
 			"with ReleaseOnCancel, retry 500 ms (leadership moves at the old colour's scale-down, so the 3 s delay " +
 			"is in its figures) and with controller-runtime's defaults (lease 15 s, renew 10 s, retry 2 s, no " +
 			"ReleaseOnCancel)"},
@@ -120,7 +121,8 @@ var catalogue = []Row{
 		Notes:  "anchor: the same CronJobs without spread, same manager, same run"},
 	{ID: "P9", Measure: "growth: full render, one-site incremental Sync, push → rendered commit, 100 sites × 20 " +
 		"resources (gitops.Sync, each workload in its own process)",
-		Target: growthTarget, Notes: "anchor: kustomize CLI -P 2 on a 100-site sample; `make bench-scale`: 1,000 and 10,000 sites"},
+		Target: growthTarget,
+		Notes:  "anchor: kustomize CLI -P 2 on a 100-site sample; `make bench-scale`: 1,000 and 10,000 sites"},
 	{ID: "P10", Measure: "`git push` of a base change → every site of the local fleet Delivered (Synced and " +
 		"Healthy at its rendered revision), p50/p99 (issue 15)",
 		Target: "p50 < 5 s", Notes: "anchor: Argo CD's default 3-minute poll (quoted, not run)"},

@@ -46,7 +46,9 @@ func TestTableListsEveryCatalogueRowAndNotRunForUnmeasuredOnes(t *testing.T) {
 	}
 	table := res.Table()
 	g.Expect(strings.Split(strings.TrimSpace(table), "\n")).To(HaveLen(2 + len(catalogue)))
-	g.Expect(table).To(ContainSubstring("| P2 | full render, 100 sites × 20 resources | 1.5 s | 9 s | 0.167 | ≥ 5× faster | yes | 100 sites |"))
+	g.Expect(table).To(
+		ContainSubstring(
+			"| P2 | full render, 100 sites × 20 resources | 1.5 s | 9 s | 0.167 | ≥ 5× faster | yes | 100 sites |"))
 }
 
 func TestRecordKeepsTheLastRowOfAnIDAndListsUnknownIDsAfterTheCatalogue(t *testing.T) {

@@ -119,7 +119,8 @@ func TestShardComponentRendersOneRolloutPerShard(t *testing.T) {
 		ro := find(t, rs, "Rollout", "siteops-manager-"+s)
 		rollouts[s] = ro
 		args := stringsAt(t, ro, "spec.template.spec.containers[0].args")
-		for _, want := range []string{"--watch-label-selector=sharding.fluxcd.io/key=" + s, "--enable-webhooks=false", "--leader-elect"} {
+		for _, want := range []string{"--watch-label-selector=sharding.fluxcd.io/key=" + s, "--enable-webhooks=false",
+			"--leader-elect"} {
 			if !slices.Contains(args, want) {
 				t.Errorf("%s args %v lack %s", ro.GetName(), args, want)
 			}

@@ -218,7 +218,8 @@ func (h *Harness) observe(ctx context.Context, obj any) {
 		return
 	}
 	if p := h.run(ctx, pod, 0); p != nil {
-		h.cfg.Logf("podproc: pod %s (hash %s) bound to %s: started manager pid %d", pod.Name, p.Hash, pod.Spec.NodeName, p.Pid())
+		h.cfg.Logf("podproc: pod %s (hash %s) bound to %s: started manager pid %d", pod.Name, p.Hash, pod.Spec.NodeName,
+			p.Pid())
 	}
 }
 

@@ -58,7 +58,8 @@ func TestPickBackendFollowsTheServiceSelector(t *testing.T) {
 	}{
 		{"active selector on blue", svc("aaa", byName), []*corev1.Pod{blue, green}, "m-blue", 1001},
 		{"active selector on green after promote", svc("bbb", byName), []*corev1.Pod{blue, green}, "m-green", 2001},
-		{"numeric targetPort maps to the container port name", svc("bbb", byNumber), []*corev1.Pod{blue, green}, "m-green", 2002},
+		{"numeric targetPort maps to the container port name", svc("bbb", byNumber), []*corev1.Pod{blue, green}, "m-green",
+			2002},
 		{"selected pod not Ready: no backend", svc("bbb", byName), []*corev1.Pod{blue}, "", 0},
 		{"no hash yet: first Ready pod by name", svc("", byName), []*corev1.Pod{blue, green}, "m-blue", 1001},
 	} {

@@ -34,7 +34,8 @@ import (
 
 // ServiceAccountToken creates ServiceAccount name in ns, binds it to clusterRole when that is not "", and
 // returns a token for it from the TokenRequest API, as a pod would have mounted.
-func ServiceAccountToken(tb testing.TB, cs kubernetes.Interface, k8s client.Client, ns, name, clusterRole string) string {
+func ServiceAccountToken(tb testing.TB, cs kubernetes.Interface, k8s client.Client, ns, name,
+	clusterRole string) string {
 	tb.Helper()
 	ctx := context.Background()
 	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
