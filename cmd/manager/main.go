@@ -37,7 +37,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/siteops/siteops/apis"
+	"github.com/siteops/siteops/controllers/guestbook"
 	"github.com/siteops/siteops/internal/leadership"
+	"github.com/siteops/siteops/internal/shard"
 	"github.com/siteops/siteops/internal/version"
 )
 
@@ -136,7 +138,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.StringVar(&o.validatingWebhook, "validating-webhook-configuration",
 		"siteops-validating-webhook-configuration",
 		"With --cert-source=self: the ValidatingWebhookConfiguration that gets the CA.")
-	o.watch = newSelectorFlag(mainShard)
+	o.watch = newSelectorFlag(shard.MainSelector)
 	fs.Var(o.watch, "watch-label-selector", watchSelectorUsage)
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	zo = zap.Options{Development: false}
@@ -196,7 +198,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
-		Cache:                  cacheOptions(o.watch.Selector()),
+		Cache:                  shard.CacheOptions(o.watch.Selector(), guestbook.FieldOwner),
 		Metrics:                metricsOpts,
 		HealthProbeBindAddress: o.probeAddr,
 		PprofBindAddress:       o.pprofAddr,

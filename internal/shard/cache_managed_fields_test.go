@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package main
+package shard
 
 import (
 	"context"
@@ -26,6 +26,7 @@ import (
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
@@ -40,7 +41,7 @@ import (
 )
 
 // TestCacheHoldsObjectsWithoutManagedFields reads a CronJob and a Job the apiserver stored with managedFields
-// through a cache built with cacheOptions: both come back without managedFields and otherwise whole (spec,
+// through a cache built with CacheOptions: both come back without managedFields and otherwise whole (spec,
 // owner reference, labels); of two pods, the cache holds only the one with the Guestbook label; a Deployment
 // and a Service two field managers wrote keep the Guestbook controller's entry only.
 // TestMetricsEndpointAfterRealReconciles runs every controller over this cache. This file sorts after
@@ -93,7 +94,9 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g.Expect(k8s.Update(ctx, svc, client.FieldOwner("someone-else"))).To(Succeed())
 	g.Expect(svc.ManagedFields).To(HaveLen(2))
 
-	opts := cacheOptions(newSelectorFlag(mainShard).Selector()) // the main manager's, the default
+	mainSel, err := labels.Parse(MainSelector) // the main manager's selector, the default
+	g.Expect(err).NotTo(HaveOccurred())
+	opts := CacheOptions(mainSel, guestbook.FieldOwner)
 	opts.Scheme = env.Scheme
 	c, err := cache.New(env.Config, opts)
 	g.Expect(err).NotTo(HaveOccurred())
