@@ -47,7 +47,8 @@ const selfCertRetry = 2 * time.Second
 // setupCerts returns the webhook server's certificate folder and, with --cert-source=self, the Rotator that
 // keeps it (to be added to the manager). With self it first makes sure the certificate is there, retrying until
 // ctx ends: the webhook server reads its files when it starts.
-func setupCerts(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, o options) (string, *webhookcerts.Rotator, error) {
+func setupCerts(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme,
+	o options) (string, *webhookcerts.Rotator, error) {
 	if !o.enableWebhooks {
 		return o.webhookCertDir, nil, nil
 	}
@@ -68,9 +69,10 @@ func setupCerts(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, o
 	}
 	svc, ns := o.certService, o.certNamespace
 	r := &webhookcerts.Rotator{
-		Client:             c,
-		Secret:             types.NamespacedName{Namespace: ns, Name: o.certSecret},
-		Hosts:              append([]string{svc + "." + ns + ".svc", svc + "." + ns + ".svc.cluster.local", svc + "." + ns, svc}, extraHosts(o.certHosts)...),
+		Client: c,
+		Secret: types.NamespacedName{Namespace: ns, Name: o.certSecret},
+		Hosts: append([]string{svc + "." + ns + ".svc", svc + "." + ns + ".svc.cluster.local", svc + "." + ns,
+			svc}, extraHosts(o.certHosts)...),
 		CertDir:            dir,
 		MutatingWebhooks:   []string{o.mutatingWebhook},
 		ValidatingWebhooks: []string{o.validatingWebhook},

@@ -54,7 +54,7 @@ type election struct {
 }
 
 // newElection sets up the election the flags ask for. Without --leader-elect the manager always leads.
-func newElection(cfg *rest.Config, o options, clk clock.Clock) (election, error) {
+func newElection(cfg *rest.Config, o options, clk clock.Clock, m *leadership.Metrics) (election, error) {
 	fence := &leadership.Fence{}
 	switch {
 	case !o.leaderElect:
@@ -66,7 +66,8 @@ func newElection(cfg *rest.Config, o options, clk clock.Clock) (election, error)
 		}
 		return election{fence: fence, runnable: electedFence{fence}, controllerRuntime: true}, nil
 	case o.leaderElector != electorSiteops:
-		return election{}, fmt.Errorf("--leader-elector=%q: want %s or %s", o.leaderElector, electorSiteops, electorControllerRuntime)
+		return election{}, fmt.Errorf("--leader-elector=%q: want %s or %s", o.leaderElector, electorSiteops,
+			electorControllerRuntime)
 	}
 	ns, err := leaseNamespace(o.leaderElectionNS)
 	if err != nil {
@@ -93,7 +94,7 @@ func newElection(cfg *rest.Config, o options, clk clock.Clock) (election, error)
 		Identity: pod + "_" + string(uuid.NewUUID()), PodName: pod, ActiveService: o.activeService,
 		PodTemplateHash: o.podTemplateHash, Rollouts: rollouts, LeaseDuration: o.leaseDuration,
 		RenewDeadline: o.renewDeadline, RetryPeriod: o.retry, ReleaseOnCancel: o.releaseOnCancel, Fence: fence,
-		Clock: clk, Log: ctrl.Log.WithName("leader-election")})
+		Clock: clk, Log: ctrl.Log.WithName("leader-election"), Metrics: m})
 	if err != nil {
 		return election{}, err
 	}

@@ -22,9 +22,6 @@ import (
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
@@ -32,34 +29,39 @@ import (
 	"github.com/siteops/siteops/controllers/guestbook"
 	"github.com/siteops/siteops/controllers/sitesync"
 	"github.com/siteops/siteops/controllers/sitesync/receiver"
+	"github.com/siteops/siteops/internal/kit"
 	"github.com/siteops/siteops/internal/leadership"
 	"github.com/siteops/siteops/internal/standby"
 )
 
 // setupFeatures registers every reconciler, webhook and the push receiver with the manager. Every controller
 // runs through a standby.Gate that asks fence on each reconcile: while the manager leads, the leader's
-// reconciler, whose writes the fence refuses the moment leadership is lost; otherwise, with shadow mode, the
+// reconciler, whose writes the fence refuses the moment leadership is lost; otherwise, with standby mode, the
 // CronJob and Guestbook controllers over a dry-run write recorder and an observer that measures nothing, each
-// object at most once per --shadow-interval, and the leader-only controllers not at all. Each gain of
+// object at most once per --standby-interval, and the leader-only controllers not at all. Each gain of
 // leadership re-queues every object. The controllers themselves do not know.
-func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadership.Fence, tlsOpts []func(*tls.Config)) error {
-	wc := newWriteClients(mgr, fence)
-	if o.shadowAddr != "0" {
-		if err := mgr.Add(&shadowServer{addr: o.shadowAddr, clients: wc, leadership: fence, secure: o.secureShadow,
-			config: mgr.GetConfig(), httpClient: mgr.GetHTTPClient(), tlsOpts: tlsOpts}); err != nil {
-			return fmt.Errorf("adding the shadow report server: %w", err)
+func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadership.Fence, tlsOpts []func(*tls.Config),
+	m managerMetrics) error {
+	wc := newWriteClients(mgr, fence, m.standby)
+	if o.standbyAddr != "0" {
+		if err := mgr.Add(&standby.ReportServer{Addr: o.standbyAddr, Standby: wc.standbyReport, Leader: wc.leaderReport,
+			Leadership: fence, Secure: o.secureStandby, Config: mgr.GetConfig(), HTTPClient: mgr.GetHTTPClient(),
+			TLSOpts: tlsOpts, Log: ctrl.Log.WithName("standby-report")}); err != nil {
+			return fmt.Errorf("adding the standby report server: %w", err)
 		}
 	}
-	// standbyOf is how a controller runs: through a gate over its standby twin in shadow mode, else only
+	// standbyOf is how a controller runs: through a gate over its standby twin in standby mode, else only
 	// while leading.
-	standbyOf := func(twin reconcile.Reconciler) func(*builder.Builder, controller.Options, client.ObjectList, reconcile.Reconciler) error {
-		if !o.shadow {
+	standbyOf := func(twin reconcile.Reconciler) kit.Completer {
+		if !o.standby {
 			return standby.Completer(mgr, fence, standby.Idle{}, 0)
 		}
-		return standby.Completer(mgr, fence, twin, o.shadowInterval)
+		return standby.Completer(mgr, fence, twin, o.standbyInterval)
 	}
 
-	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk,
+	cj := &cronjob.Reconciler{Client: wc.leader, Scheme: mgr.GetScheme(),
+		Recorder: mgr.GetEventRecorder("siteops-cronjob"), Clock: clk,
+		Observer: m.cronjob,
 		Complete: standbyOf(&cronjob.Reconciler{Client: wc.standby, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk,
 			Observer: standby.Discard{}})}
 	if err := cj.SetupWithManager(mgr); err != nil {
@@ -68,16 +70,17 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 
 	configHashes := &guestbook.ConfigHashes{}
 	gb := &guestbook.Reconciler{Client: wc.leader, ConfigHashes: configHashes, Scheme: mgr.GetScheme(),
-		Recorder: mgr.GetEventRecorder("siteops-guestbook"), Clock: clk,
-		Complete: standbyOf(&guestbook.Reconciler{Client: wc.standby, APIReader: mgr.GetAPIReader(), ConfigHashes: configHashes,
-			Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk, Observer: standby.Discard{}})}
+		Recorder: mgr.GetEventRecorder("siteops-guestbook"), Clock: clk, Observer: m.guestbook,
+		Complete: standbyOf(&guestbook.Reconciler{Client: wc.standby, APIReader: mgr.GetAPIReader(),
+			ConfigHashes: configHashes, Scheme: mgr.GetScheme(), Recorder: wc.discard, Clock: clk,
+			Observer: standby.Discard{}})}
 	if err := gb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the Guestbook controller: %w", err)
 	}
 
-	// SiteSync pushes to Git, which has no dry run: it is not shadowed and runs only on the leader.
+	// SiteSync pushes to Git, which has no dry run: it has no standby and runs only on the leader.
 	ss := &sitesync.Reconciler{Client: wc.leader, APIReader: mgr.GetAPIReader(), Scheme: mgr.GetScheme(),
-		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir,
+		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir, Metrics: m.sitesync,
 		Complete: standby.Completer(mgr, fence, standby.Idle{}, 0)}
 	if err := ss.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the SiteSync controller: %w", err)

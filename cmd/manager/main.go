@@ -31,12 +31,15 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/siteops/siteops/apis"
+	"github.com/siteops/siteops/controllers/guestbook"
 	"github.com/siteops/siteops/internal/leadership"
+	"github.com/siteops/siteops/internal/shard"
 	"github.com/siteops/siteops/internal/version"
 )
 
@@ -57,57 +60,91 @@ type options struct {
 	leaseDuration, renewDeadline, retry   time.Duration
 	releaseOnCancel                       bool
 	workDir                               string
-	shadow, secureShadow                  bool
-	shadowAddr                            string
-	shadowInterval                        time.Duration
+	standby, secureStandby                bool
+	standbyAddr                           string
+	standbyInterval                       time.Duration
 	certSource, certSecret, certNamespace string
 	certService, certHosts                string
 	mutatingWebhook, validatingWebhook    string
 	watch                                 *selectorFlag
+	// deprecated warns of each deprecated flag the command line set.
+	deprecated []string
 }
 
 // parseFlags parses args (without the program name) into the manager's options and the zap logger's.
 // showVersion is --version.
 func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, showVersion bool, err error) {
-	fs.StringVar(&o.metricsAddr, "metrics-bind-address", "127.0.0.1:8443", "Address of the metrics endpoint (HTTPS unless --metrics-secure=false); \"0\" disables it.")
+	fs.StringVar(&o.metricsAddr, "metrics-bind-address", "127.0.0.1:8443",
+		"Address of the metrics endpoint (HTTPS unless --metrics-secure=false); \"0\" disables it.")
 	fs.BoolVar(&o.secureMetrics, "metrics-secure", true, "Serve metrics over HTTPS with authentication and authorization.")
-	fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "Enable HTTP/2 for the metrics and webhook servers (off: HTTP/2 Rapid Reset and Stream Cancellation CVEs).")
+	fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "Enable HTTP/2 for the metrics and webhook servers "+
+		"(off: HTTP/2 Rapid Reset and Stream Cancellation CVEs).")
 	fs.StringVar(&o.probeAddr, "health-probe-bind-address", "127.0.0.1:8081", "Address of /healthz and /readyz.")
-	fs.StringVar(&o.receiverAddr, "receiver-bind-address", "127.0.0.1:9292", "Address of the Git push receiver; \"0\" disables it.")
-	fs.StringVar(&o.pprofAddr, "pprof-bind-address", "0", "Address of Go's /debug/pprof endpoints for profiling (plain HTTP: keep it on loopback); \"0\" (the default) disables them.")
-	fs.BoolVar(&o.apiCompression, "api-compression", false, "Ask the API server for gzip-compressed responses, watch streams included. Off by default: next to the API server the gzip of every watch event costs it and the manager more CPU than the bytes it saves. A kubeconfig's disable-compression is honoured either way.")
+	fs.StringVar(&o.receiverAddr, "receiver-bind-address", "127.0.0.1:9292",
+		"Address of the Git push receiver; \"0\" disables it.")
+	fs.StringVar(&o.pprofAddr, "pprof-bind-address", "0",
+		"Address of Go's /debug/pprof profiling endpoints (plain HTTP: keep it on loopback); \"0\" disables them.")
+	fs.BoolVar(&o.apiCompression, "api-compression", false, "Ask the API server for gzip-compressed responses, "+
+		"watches included (off: next to the API server gzip costs more CPU than the bytes it saves).")
 	fs.BoolVar(&o.enableWebhooks, "enable-webhooks", true, "Serve the admission webhooks.")
 	fs.IntVar(&o.webhookPort, "webhook-port", 9443, "Port of the admission webhook server.")
-	fs.StringVar(&o.webhookHost, "webhook-host", "", "Address the admission webhook server listens on (default: every interface).")
-	fs.StringVar(&o.webhookCertDir, "webhook-cert-dir", "", "Folder with tls.crt/tls.key for the webhook server (default: controller-runtime's).")
-	fs.BoolVar(&o.leaderElect, "leader-elect", true, "Elect a leader so only one manager reconciles; the others stay Ready as standbys.")
+	fs.StringVar(&o.webhookHost, "webhook-host", "",
+		"Address the admission webhook server listens on (default: every interface).")
+	fs.StringVar(&o.webhookCertDir, "webhook-cert-dir", "",
+		"Folder with tls.crt/tls.key for the webhook server (default: controller-runtime's).")
+	fs.BoolVar(&o.leaderElect, "leader-elect", true,
+		"Elect a leader so only one manager reconciles; the others stay Ready as standbys.")
 	fs.StringVar(&o.leaderElectionID, "leader-election-id", "siteops.siteops.dev", "Name of the leader election Lease.")
-	fs.StringVar(&o.leaderElectionNS, "leader-election-namespace", "", "Namespace of the Lease (default: the pod's namespace).")
-	fs.StringVar(&o.leaderElector, "leader-elector", electorSiteops, "How managers elect their leader. \""+electorSiteops+"\": a standby takes the lease as soon as it is released (it watches the Lease), leadership follows --active-service, is lost and regained without a restart, and a manager that does not lead has every write refused. \""+electorControllerRuntime+"\": controller-runtime's leader election; a standby tries every retry period, and a manager that loses the lease exits.")
-	fs.StringVar(&o.activeService, "active-service", "", "With --leader-elector="+electorSiteops+": the Argo Rollouts active Service, in the Lease's namespace. A manager may lead only while that Service's selector names its --pod-template-hash, so leadership moves at promote, abort and undo, and the preview colour never leads. Empty: every manager may lead.")
-	fs.StringVar(&o.podTemplateHash, "pod-template-hash", "", "This pod's rollouts-pod-template-hash label, required with --active-service. Give it from the downward API: an env var POD_TEMPLATE_HASH with fieldRef metadata.labels['rollouts-pod-template-hash'], and --pod-template-hash=$(POD_TEMPLATE_HASH).")
-	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits before taking over a lease that was not released.")
-	fs.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it gives up.")
-	fs.DurationVar(&o.retry, "leader-elect-retry-period", 500*time.Millisecond, "How often the leader renews the lease; with --leader-elector="+electorControllerRuntime+" also how often a standby tries to take it, which bounds the hand-off gap after a release.")
-	fs.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the manager stops (SIGTERM), so a standby takes over at once instead of waiting for the lease to expire. Off is controller-runtime's default.")
-	fs.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops", "Folder for Git clones of SiteSync sources and targets.")
-	fs.BoolVar(&o.shadow, "shadow", true, "While not leading, run the CronJob and Guestbook reconcilers with every write sent as a server-side dry run, and report what they would change.")
-	fs.DurationVar(&o.shadowInterval, "shadow-interval", time.Second, "With --shadow: the least time between two dry-run reconciles of one object, however often it changes; a change within it is reconciled at its end. 0: every change at once.")
-	fs.StringVar(&o.shadowAddr, "shadow-bind-address", "127.0.0.1:8082", "Address of the shadow report (GET /shadow, GET /writes); \"0\" disables it.")
-	fs.BoolVar(&o.secureShadow, "shadow-secure", true, "Serve the shadow report over HTTPS with the metrics endpoint's authentication and authorization: a bearer token allowed to get the non-resource URLs /shadow and /writes (ClusterRole shadow-reader). Off: plain HTTP, no authentication.")
-	fs.StringVar(&o.certSource, "cert-source", certSourceFiles, "Webhook serving certificate: \"files\" reads --webhook-cert-dir (cert-manager's Secret mounted there); \"self\" keeps a CA and certificate in --cert-secret, writes them to --webhook-cert-dir (default a folder under the OS temp dir) and injects the CA into the webhook configurations.")
-	fs.StringVar(&o.certSecret, "cert-secret", "siteops-webhook-server-cert", "With --cert-source=self: the Secret holding the CA and serving certificate, shared by both colours.")
-	fs.StringVar(&o.certNamespace, "cert-namespace", "siteops-system", "With --cert-source=self: namespace of --cert-secret and --cert-service.")
-	fs.StringVar(&o.certService, "cert-service", "siteops-webhook-service", "With --cert-source=self: the webhook Service the certificate names.")
-	fs.StringVar(&o.certHosts, "cert-hosts", "", "With --cert-source=self: more comma-separated names or IP addresses for the serving certificate (e.g. 127.0.0.1 where webhooks are routed to a host process).")
-	fs.StringVar(&o.mutatingWebhook, "mutating-webhook-configuration", "siteops-mutating-webhook-configuration", "With --cert-source=self: the MutatingWebhookConfiguration that gets the CA.")
-	fs.StringVar(&o.validatingWebhook, "validating-webhook-configuration", "siteops-validating-webhook-configuration", "With --cert-source=self: the ValidatingWebhookConfiguration that gets the CA.")
-	o.watch = newSelectorFlag(mainShard)
+	fs.StringVar(&o.leaderElectionNS, "leader-election-namespace", "",
+		"Namespace of the Lease (default: the pod's namespace).")
+	fs.StringVar(&o.leaderElector, "leader-elector", electorSiteops, "How managers elect a leader: \""+
+		electorSiteops+"\" (follows --active-service, no restarts) or \""+electorControllerRuntime+
+		"\" (a manager that loses the lease exits).")
+	fs.StringVar(&o.activeService, "active-service", "", "With --leader-elector="+electorSiteops+": the Argo "+
+		"Rollouts active Service; only a pod it selects (--pod-template-hash) may lead. Empty: any pod may.")
+	fs.StringVar(&o.podTemplateHash, "pod-template-hash", "", "This pod's rollouts-pod-template-hash label "+
+		"(from the downward API), required with --active-service.")
+	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second,
+		"How long a standby waits before taking over a lease that was not released.")
+	fs.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second,
+		"How long the leader keeps trying to renew before it gives up.")
+	fs.DurationVar(&o.retry, "leader-elect-retry-period", 500*time.Millisecond, "How often the leader renews "+
+		"the lease; with --leader-elector="+electorControllerRuntime+" also how often a standby tries to take it.")
+	fs.BoolVar(&o.releaseOnCancel, "leader-elect-release-on-cancel", true, "Release the lease when the "+
+		"manager stops (SIGTERM), so a standby takes over at once instead of at its expiry.")
+	fs.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops",
+		"Folder for Git clones of SiteSync sources and targets.")
+	fs.BoolVar(&o.standby, "standby", true, "While not leading, run the CronJob and Guestbook reconcilers "+
+		"with every write sent as a server-side dry run, and report what they would change.")
+	fs.DurationVar(&o.standbyInterval, "standby-interval", time.Second, "With --standby: the least time between "+
+		"two dry-run reconciles of one object; a change within it waits for its end. 0: every change at once.")
+	fs.StringVar(&o.standbyAddr, "standby-bind-address", "127.0.0.1:8082",
+		"Address of the standby report (GET /standby, GET /writes); \"0\" disables it.")
+	fs.BoolVar(&o.secureStandby, "standby-secure", true, "Serve the standby report over HTTPS, allowing only "+
+		"a bearer token with get on /standby and /writes (ClusterRole standby-reader). Off: plain HTTP.")
+	deprecatedAliases(fs, renamedFlags())
+	fs.StringVar(&o.certSource, "cert-source", certSourceFiles, "Webhook certificate: \"files\" reads "+
+		"--webhook-cert-dir; \"self\" keeps a CA and certificate in --cert-secret and injects the CA into the webhooks.")
+	fs.StringVar(&o.certSecret, "cert-secret", "siteops-webhook-server-cert",
+		"With --cert-source=self: the Secret holding the CA and serving certificate, shared by both colours.")
+	fs.StringVar(&o.certNamespace, "cert-namespace", "siteops-system",
+		"With --cert-source=self: namespace of --cert-secret and --cert-service.")
+	fs.StringVar(&o.certService, "cert-service", "siteops-webhook-service",
+		"With --cert-source=self: the webhook Service the certificate names.")
+	fs.StringVar(&o.certHosts, "cert-hosts", "", "With --cert-source=self: more comma-separated names or IP "+
+		"addresses for the serving certificate (e.g. 127.0.0.1 for webhooks routed to a host process).")
+	fs.StringVar(&o.mutatingWebhook, "mutating-webhook-configuration", "siteops-mutating-webhook-configuration",
+		"With --cert-source=self: the MutatingWebhookConfiguration that gets the CA.")
+	fs.StringVar(&o.validatingWebhook, "validating-webhook-configuration",
+		"siteops-validating-webhook-configuration",
+		"With --cert-source=self: the ValidatingWebhookConfiguration that gets the CA.")
+	o.watch = newSelectorFlag(shard.MainSelector)
 	fs.Var(o.watch, "watch-label-selector", watchSelectorUsage)
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	zo = zap.Options{Development: false}
 	zo.BindFlags(fs)
 	err = fs.Parse(args)
+	o.deprecated = deprecatedUsed(fs, renamedFlags())
 	o.leaderElectionID = shardLease(fs, o.leaderElectionID, o.watch.Selector())
 	return o, zo, showVersion, err
 }
@@ -131,6 +168,9 @@ func main() {
 // run runs the manager with options o against the apiserver of cfg until ctx ends; clk drives the
 // reconcilers' schedules and durations.
 func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) error {
+	for _, w := range o.deprecated {
+		ctrl.Log.WithName("setup").Info(w)
+	}
 	cfg = apiConfig(cfg, o)
 	scheme, err := apis.NewScheme()
 	if err != nil {
@@ -148,17 +188,22 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if err != nil {
 		return err
 	}
-	el, err := newElection(cfg, o, clk)
+	m, err := newMetrics(metrics.Registry)
+	if err != nil {
+		return err
+	}
+	el, err := newElection(cfg, o, clk, m.leadership)
 	if err != nil {
 		return err
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                        scheme,
-		Cache:                         cacheOptions(o.watch.Selector()),
-		Metrics:                       metricsOpts,
-		HealthProbeBindAddress:        o.probeAddr,
-		PprofBindAddress:              o.pprofAddr,
-		WebhookServer:                 webhook.NewServer(webhook.Options{Host: o.webhookHost, Port: o.webhookPort, CertDir: certDir, TLSOpts: tlsOpts}),
+		Scheme:                 scheme,
+		Cache:                  shard.CacheOptions(o.watch.Selector(), guestbook.FieldOwner),
+		Metrics:                metricsOpts,
+		HealthProbeBindAddress: o.probeAddr,
+		PprofBindAddress:       o.pprofAddr,
+		WebhookServer: webhook.NewServer(webhook.Options{Host: o.webhookHost, Port: o.webhookPort,
+			CertDir: certDir, TLSOpts: tlsOpts}),
 		LeaderElection:                el.controllerRuntime,
 		LeaderElectionID:              o.leaderElectionID,
 		LeaderElectionNamespace:       o.leaderElectionNS,
@@ -180,7 +225,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 			return fmt.Errorf("adding the leader election: %w", err)
 		}
 	}
-	if err := setupFeatures(mgr, o, clk, el.fence, tlsOpts); err != nil {
+	if err := setupFeatures(mgr, o, clk, el.fence, tlsOpts, m); err != nil {
 		return err
 	}
 	// Readiness never depends on holding the lease: a standby (the preview colour of a blue/green upgrade) must
@@ -195,11 +240,11 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if err := mgr.AddReadyzCheck("readyz", ready); err != nil {
 		return fmt.Errorf("adding ready check: %w", err)
 	}
-	warm := &readiness{caches: mgr.GetCache()}
+	warm := &leadership.Readiness{Caches: mgr.GetCache()}
 	if e, ok := el.runnable.(*leadership.Elector); ok {
-		warm.elector = e
+		warm.Elector = e
 	}
-	if err := mgr.AddReadyzCheck("warm", warm.check); err != nil {
+	if err := mgr.AddReadyzCheck("warm", warm.Check); err != nil {
 		return fmt.Errorf("adding warm-up check: %w", err)
 	}
 	ctrl.Log.WithName("setup").Info("manager started", "version", version.Version, "leaderElection", o.leaderElect,

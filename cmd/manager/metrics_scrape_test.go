@@ -55,7 +55,7 @@ const (
 
 // TestMetricsEndpointAfterRealReconciles runs the manager's own wiring (parseFlags and run, as main does)
 // against a real kube-apiserver: first as a standby (another colour holds the lease, so CronJobs are only
-// shadowed), then as the leader once the lease is released. It makes each controller do real work — a
+// dry-run), then as the leader once the lease is released. It makes each controller do real work — a
 // CronJob that is due creates a Job, a Guestbook fails over, a SiteSync renders sites from a real Git server
 // with one broken site — then scrapes the secure metrics endpoint as Prometheus would, with the token of a
 // ServiceAccount bound to the shipped metrics-reader ClusterRole, and checks the series and their values.
@@ -84,14 +84,15 @@ func TestMetricsEndpointAfterRealReconciles(t *testing.T) {
 	metricsPort := freePort(t)
 	logs := startManager(t, env, []string{
 		"--metrics-bind-address=" + addrOf(metricsPort),
-		"--health-probe-bind-address=0", "--receiver-bind-address=0", "--shadow-bind-address=0",
+		"--health-probe-bind-address=0", "--receiver-bind-address=0", "--standby-bind-address=0",
 		"--webhook-port=" + strconv.Itoa(env.WebhookInstallOptions.LocalServingPort),
 		"--webhook-cert-dir=" + env.WebhookInstallOptions.LocalServingCertDir,
 		"--leader-election-namespace=" + systemNS, "--work-dir=" + t.TempDir(), "--zap-devel=false", "--zap-log-level=debug",
 	})
 
 	// The webhook server listens a moment after the manager starts; the CronJob below goes through admission.
-	webhook := net.JoinHostPort(env.WebhookInstallOptions.LocalServingHost, strconv.Itoa(env.WebhookInstallOptions.LocalServingPort))
+	webhook := net.JoinHostPort(env.WebhookInstallOptions.LocalServingHost,
+		strconv.Itoa(env.WebhookInstallOptions.LocalServingPort))
 	g.Eventually(func() error {
 		c, err := net.Dial("tcp", webhook)
 		if err == nil {
@@ -99,9 +100,9 @@ func TestMetricsEndpointAfterRealReconciles(t *testing.T) {
 		}
 		return err
 	}, eventually, 100*time.Millisecond).Should(Succeed(), "the webhook server listens")
-	applyShippedClusterRole(t, k8s, "metrics_reader_role.yaml")
-	reader := serviceAccountToken(t, cs, k8s, testNS, "prometheus", "metrics-reader")
-	stranger := serviceAccountToken(t, cs, k8s, testNS, "stranger", "")
+	testenv.ApplyShippedClusterRole(t, k8s, "metrics_reader_role.yaml")
+	reader := testenv.ServiceAccountToken(t, cs, k8s, testNS, "prometheus", "metrics-reader")
+	stranger := testenv.ServiceAccountToken(t, cs, k8s, testNS, "stranger", "")
 	s := newScraper(addrOf(metricsPort))
 	scrape := func(g Gomega) map[string]*dto.MetricFamily {
 		fams, err := s.families(reader)
@@ -109,13 +110,13 @@ func TestMetricsEndpointAfterRealReconciles(t *testing.T) {
 		return fams
 	}
 
-	// Standby: a due CronJob is shadowed (a dry-run Job), nothing is created.
+	// Standby: a due CronJob is dry-run (a dry-run Job), nothing is created.
 	cj := cronjobtest.Valid(testNS, "every-minute")
 	// Missed times count only within startingDeadlineSeconds: 5 minutes holds both times due at once.
 	cj.Spec.StartingDeadlineSeconds = ptr.To[int64](300)
 	g.Expect(k8s.Create(ctx, cj)).To(Succeed())
 	g.Eventually(func(g Gomega) {
-		g.Expect(value(scrape(g), "siteops_shadow_writes", map[string]string{"kind": "Job"})).To(BeNumerically(">=", 1))
+		g.Expect(value(scrape(g), "siteops_standby_writes", map[string]string{"kind": "Job"})).To(BeNumerically(">=", 1))
 	}, eventually, time.Second).Should(Succeed())
 	g.Expect(jobsOf(g, k8s, cj)).To(BeEmpty(), "a standby writes nothing")
 
@@ -192,14 +193,17 @@ func failoverGuestbook(t *testing.T, k8s client.Client) {
 		Spec: webappv1.GuestbookSpec{Size: 2, ConfigMapName: "gb-config", Alias: webappv1.AliasAddress}}
 	g.Expect(k8s.Create(ctx, gb)).To(Succeed())
 	for _, name := range []string{"gb-p0", "gb-p1"} {
-		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: testNS, Name: name, Labels: map[string]string{webappv1.LabelGuestbook: gb.Name}},
+		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: testNS, Name: name,
+			Labels: map[string]string{webappv1.LabelGuestbook: gb.Name}},
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "guestbook", Image: webappv1.DefaultImage}}}}
 		g.Expect(k8s.Create(ctx, pod)).To(Succeed())
 		setPodReady(g, k8s, name, true)
 	}
-	g.Eventually(func(g Gomega) { g.Expect(activePods(g, k8s)).To(Equal([]string{"gb-p0"})) }, eventually).Should(Succeed())
+	g.Eventually(func(g Gomega) { g.Expect(activePods(g, k8s)).To(Equal([]string{"gb-p0"})) },
+		eventually).Should(Succeed())
 	setPodReady(g, k8s, "gb-p0", false)
-	g.Eventually(func(g Gomega) { g.Expect(activePods(g, k8s)).To(Equal([]string{"gb-p1"})) }, eventually).Should(Succeed())
+	g.Eventually(func(g Gomega) { g.Expect(activePods(g, k8s)).To(Equal([]string{"gb-p1"})) },
+		eventually).Should(Succeed())
 }
 
 // setPodReady sets a pod's Ready condition as the kubelet would (envtest runs none).
@@ -212,7 +216,8 @@ func setPodReady(g Gomega, k8s client.Client, name string, ready bool) {
 		status = corev1.ConditionTrue
 	}
 	pod.Status.Phase = corev1.PodRunning
-	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: status, LastTransitionTime: metav1.Now()}}
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: status,
+		LastTransitionTime: metav1.Now()}}
 	g.Expect(k8s.Status().Patch(context.Background(), pod, client.MergeFrom(before))).To(Succeed())
 }
 
@@ -234,7 +239,8 @@ func syncSites(t *testing.T, k8s client.Client) {
 	t.Helper()
 	g := NewWithT(t)
 	srv := gitserver.Start(t, gitserver.Options{})
-	deployment := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n" +
+	deployment := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n" +
+		"spec:\n  selector: {matchLabels: {app: web}}\n" +
 		"  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: 'nginx:1.27'}]}\n"
 	srv.NewRepo(t, "config", map[string]string{
 		"base/kustomization.yaml":            "resources:\n- deployment.yaml\n",
@@ -288,7 +294,8 @@ func expectSeries(g Gomega, fams map[string]*dto.MetricFamily, jobs int) {
 	g.Expect(count).To(BeEquivalentTo(jobs))
 	g.Expect(sum / float64(count)).To(BeNumerically(">=", 0))
 	g.Expect(sum / float64(count)).To(BeNumerically("<", 300))
-	g.Expect(value(fams, "siteops_cronjob_missed_schedules_total", nil)).To(BeNumerically(">=", 1), "two times were due at once")
+	g.Expect(value(fams, "siteops_cronjob_missed_schedules_total", nil)).To(BeNumerically(">=", 1),
+		"two times were due at once")
 
 	g.Expect(value(fams, "siteops_guestbook_failovers_total", nil)).To(Equal(1.0))
 	count, sum = histogramOf(fams, "siteops_guestbook_failover_seconds", nil)
@@ -300,7 +307,8 @@ func expectSeries(g Gomega, fams map[string]*dto.MetricFamily, jobs int) {
 		g.Expect(count).To(BeNumerically(">=", 1), "site %s was built", site)
 		g.Expect(sum).To(BeNumerically(">", 0), site)
 	}
-	g.Expect(value(fams, "siteops_render_failures_total", map[string]string{"site": "broken", "reason": "GuardRefused"})).To(Equal(1.0))
+	g.Expect(value(fams, "siteops_render_failures_total",
+		map[string]string{"site": "broken", "reason": "GuardRefused"})).To(Equal(1.0))
 	g.Expect(series(fams, "siteops_render_failures_total", map[string]string{"site": "dev"})).To(BeEmpty())
 	count, sum = histogramOf(fams, "siteops_sync_lag_seconds", nil)
 	g.Expect(count).To(BeEquivalentTo(1), "one rendered commit pushed")
@@ -309,7 +317,7 @@ func expectSeries(g Gomega, fams map[string]*dto.MetricFamily, jobs int) {
 	g.Expect(value(fams, "siteops_git_push_retries_total", nil)).To(BeZero(), "nothing else pushed to the rendered branch")
 	count, _ = histogramOf(fams, "siteops_sync_duration_seconds", map[string]string{"namespace": testNS, "name": "sites"})
 	g.Expect(count).To(BeNumerically(">=", 1))
-	g.Expect(value(fams, "siteops_shadow_writes", map[string]string{"kind": "Job"})).To(BeNumerically(">=", 1))
+	g.Expect(value(fams, "siteops_standby_writes", map[string]string{"kind": "Job"})).To(BeNumerically(">=", 1))
 }
 
 // expectStructuredLogs checks that every log line is a JSON object (--zap-devel=false), that every line

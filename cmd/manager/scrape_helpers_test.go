@@ -18,34 +18,22 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	. "github.com/onsi/gomega"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-	authenticationv1 "k8s.io/api/authentication/v1"
-	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/clock"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 
 	"github.com/siteops/siteops/test/managerproc"
-	"github.com/siteops/siteops/test/testenv"
 )
 
 // eventually bounds every wait of these tests on a loaded 2-core machine; it is not a timing assertion.
@@ -94,7 +82,8 @@ type scraper struct {
 // newScraper scrapes https://addr/metrics. The manager's certificate is self-signed (no cert dir), so it is
 // not verified; the client offers HTTP/2 so the test sees that the server refuses it.
 func newScraper(addr string) *scraper {
-	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2", "http/1.1"}}, //nolint:gosec // test, self-signed
+	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true,
+		NextProtos: []string{"h2", "http/1.1"}}, //nolint:gosec // test, self-signed
 		ForceAttemptHTTP2: true}
 	return &scraper{url: "https://" + addr + "/metrics", client: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
 }
@@ -165,39 +154,6 @@ func histogramOf(fams map[string]*dto.MetricFamily, name string, want map[string
 		sum += m.GetHistogram().GetSampleSum()
 	}
 	return count, sum
-}
-
-// serviceAccountToken creates ServiceAccount name in ns, binds it to clusterRole when that is not "", and
-// returns a token for it from the TokenRequest API, as a Prometheus pod would have mounted.
-func serviceAccountToken(t *testing.T, cs *kubernetes.Clientset, k8s client.Client, ns, name, clusterRole string) string {
-	t.Helper()
-	g, ctx := NewWithT(t), context.Background()
-	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	g.Expect(k8s.Create(ctx, sa)).To(Succeed())
-	if clusterRole != "" {
-		g.Expect(k8s.Create(ctx, &rbacv1.ClusterRoleBinding{
-			ObjectMeta: metav1.ObjectMeta{Name: name + "-" + clusterRole},
-			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: clusterRole},
-			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: ns, Name: name}},
-		})).To(Succeed())
-	}
-	tr, err := cs.CoreV1().ServiceAccounts(ns).CreateToken(ctx, name, &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptrInt64(3600)}}, metav1.CreateOptions{})
-	g.Expect(err).NotTo(HaveOccurred())
-	return tr.Status.Token
-}
-
-func ptrInt64(v int64) *int64 { return &v }
-
-// applyShippedClusterRole creates the ClusterRole of base/rbac/<file>, as `make build-installer` ships it.
-func applyShippedClusterRole(t *testing.T, k8s client.Client, file string) {
-	t.Helper()
-	g := NewWithT(t)
-	data, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "base", "rbac", file))
-	g.Expect(err).NotTo(HaveOccurred())
-	role := &rbacv1.ClusterRole{}
-	g.Expect(yaml.Unmarshal(data, role)).To(Succeed())
-	g.Expect(k8s.Create(context.Background(), role)).To(Succeed())
 }
 
 // addrOf is 127.0.0.1:port.

@@ -17,30 +17,18 @@ limitations under the License.
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/selection"
-	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/siteops/siteops/apis"
+	"github.com/siteops/siteops/internal/shard"
 )
 
-// mainShard is the default --watch-label-selector: every object without apis.ShardLabel, so an install
-// without shards reconciles what it always did, and adding a shard never has an object reconciled twice.
-const mainShard = "!" + apis.ShardLabel
-
 // watchSelectorUsage is the help of --watch-label-selector.
-const watchSelectorUsage = "Reconcile and cache only the CronJobs, Guestbooks and SiteSyncs whose labels match this selector, " +
-	"with the Jobs, Deployments, Services and pods they own. Shards follow Flux's convention: label an object " +
-	apis.ShardLabel + "=<shard> and run one manager per shard with --watch-label-selector='" + apis.ShardLabel +
-	" in (<shard>)' (base/components/shard); the main manager keeps the default and owns every object without the label. " +
-	"Each shard leads its own Lease: unless --leader-election-id is set, a shard's is --leader-election-id's default " +
-	"followed by -<shard> (a digest of the selector when it names no single shard). " +
-	"An empty selector matches every object: use it only where no shard runs."
+const watchSelectorUsage = "Reconcile only the CronJobs, Guestbooks and SiteSyncs this label selector matches; " +
+	"a shard's manager ('" + apis.ShardLabel + " in (shard1)') leads its own Lease. Empty: every object."
 
 // selectorFlag is a label selector flag, parsed when set, so a bad selector is refused with the flag's name.
 type selectorFlag struct {
@@ -84,32 +72,12 @@ func (f *selectorFlag) Selector() labels.Selector {
 }
 
 // shardLease returns the Lease the manager leads with: id when --leader-election-id was set on fs, else
-// leaseForShard(id, sel).
+// shard.LeaseName(id, sel).
 func shardLease(fs *flag.FlagSet, id string, sel labels.Selector) string {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "leader-election-id" })
 	if set {
 		return id
 	}
-	return leaseForShard(id, sel)
-}
-
-// leaseForShard names a shard's Lease after the default id: id itself for the main manager (the default
-// selector) and for one that watches every object, which then compete for one Lease; id-<shard> for a selector
-// of one shard (key=x, key==x or key in (x)); otherwise id-<digest of the selector>. Both colours of a shard's
-// blue/green Rollout run the same selector and so share its Lease; two shards never do.
-func leaseForShard(id string, sel labels.Selector) string {
-	if sel.Empty() || sel.String() == mainShard {
-		return id
-	}
-	if reqs, _ := sel.Requirements(); len(reqs) == 1 && reqs[0].Key() == apis.ShardLabel {
-		switch reqs[0].Operator() {
-		case selection.Equals, selection.DoubleEquals, selection.In:
-			if vals := reqs[0].Values().UnsortedList(); len(vals) == 1 && len(validation.IsDNS1123Label(vals[0])) == 0 {
-				return id + "-" + vals[0]
-			}
-		}
-	}
-	sum := sha256.Sum256([]byte(sel.String()))
-	return id + "-" + hex.EncodeToString(sum[:])[:10]
+	return shard.LeaseName(id, sel)
 }

@@ -37,10 +37,12 @@ import (
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/apis/gitops/v1alpha1/sitesynctest"
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
+	"github.com/siteops/siteops/controllers/guestbook"
+	"github.com/siteops/siteops/internal/shard"
 	"github.com/siteops/siteops/test/testenv"
 )
 
-// TestShardCacheHoldsOnlyItsShard builds the informer cache as the manager does (cacheOptions of the parsed
+// TestShardCacheHoldsOnlyItsShard builds the informer cache as the manager does (shard.CacheOptions of the parsed
 // --watch-label-selector) for the main manager and for shard1, over CronJobs, Jobs, Guestbooks, Deployments,
 // Services, Guestbook pods and SiteSyncs of shard1, shard2 and no shard: listing any kind from a cache
 // returns its shard's objects only.
@@ -60,10 +62,10 @@ func TestShardCacheHoldsOnlyItsShard(t *testing.T) {
 		}
 	}
 
-	for shard, args := range map[string][]string{"main": nil, "shard1": {shardSelector("shard1")}} {
+	for name, args := range map[string][]string{"main": nil, "shard1": {shardSelector("shard1")}} {
 		o, _, _, err := parseFlags(flag.NewFlagSet("manager", flag.ContinueOnError), args)
 		g.Expect(err).NotTo(HaveOccurred())
-		opts := cacheOptions(o.watch.Selector())
+		opts := shard.CacheOptions(o.watch.Selector(), guestbook.FieldOwner)
 		opts.Scheme = env.Scheme
 		c, err := cache.New(env.Config, opts)
 		g.Expect(err).NotTo(HaveOccurred())
@@ -72,7 +74,7 @@ func TestShardCacheHoldsOnlyItsShard(t *testing.T) {
 			&corev1.PodList{}, &gitopsv1alpha1.SiteSyncList{}, &webappv1.GuestbookList{}, &batchv1.CronJobList{}} {
 			g.Eventually(func(g Gomega) {
 				g.Expect(c.List(ctx, list, client.InNamespace(shardNS))).To(Succeed())
-				g.Expect(namesOf(g, list)).To(Equal([]string{shard + "-x"}), "%T in %s's cache", list, shard)
+				g.Expect(namesOf(g, list)).To(Equal([]string{name + "-x"}), "%T in %s's cache", list, name)
 			}, eventually, time.Second).Should(Succeed())
 		}
 	}
@@ -105,7 +107,8 @@ func shardFixtures(shard string) []client.Object {
 		podMeta.Labels = map[string]string{}
 	}
 	podMeta.Labels[webappv1.LabelGuestbook] = shard + "-x"
-	spec := corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}
+	spec := corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever,
+		Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}
 	sel := map[string]string{"app": shard}
 	return []client.Object{
 		cj, ss,
@@ -113,7 +116,8 @@ func shardFixtures(shard string) []client.Object {
 		&webappv1.Guestbook{ObjectMeta: om(), Spec: webappv1.GuestbookSpec{Size: 1, ConfigMapName: "cfg"}},
 		&appsv1.Deployment{ObjectMeta: om(), Spec: appsv1.DeploymentSpec{
 			Selector: &metav1.LabelSelector{MatchLabels: sel},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: sel}, Spec: corev1.PodSpec{Containers: spec.Containers}}}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: sel},
+				Spec: corev1.PodSpec{Containers: spec.Containers}}}},
 		&corev1.Service{ObjectMeta: om(), Spec: corev1.ServiceSpec{Selector: sel, Ports: []corev1.ServicePort{{Port: 80}}}},
 		&corev1.Pod{ObjectMeta: podMeta, Spec: spec},
 	}

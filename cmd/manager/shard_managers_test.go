@@ -81,7 +81,8 @@ func TestShardedManagersEachReconcileOnlyTheirShard(t *testing.T) {
 	}
 	// Each shard led its own Lease, named after the shard; the main manager kept the one it always had.
 	holders := map[string]bool{}
-	for shard, lease := range map[string]string{"main": leaseID, "shard1": leaseID + "-shard1", "shard2": leaseID + "-shard2"} {
+	for shard, lease := range map[string]string{"main": leaseID, "shard1": leaseID + "-shard1", "shard2": leaseID +
+		"-shard2"} {
 		l := &coordinationv1.Lease{}
 		g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: systemNS, Name: lease}, l)).To(Succeed(), "Lease of %s", shard)
 		g.Expect(l.Spec.HolderIdentity).NotTo(BeNil())
@@ -198,7 +199,8 @@ func expectWritesOnlyToOwnShard(t *testing.T, managers map[string]*shardManager)
 		kinds := map[string]bool{}
 		for _, w := range m.writes() {
 			if w.Namespace != shardNS || !strings.HasPrefix(w.Name, shard+"-") {
-				t.Errorf("manager %s wrote %s %s %s/%s (dry run %v): not its shard", m.name, w.Verb, w.Kind, w.Namespace, w.Name, w.DryRun)
+				t.Errorf("manager %s wrote %s %s %s/%s (dry run %v): not its shard", m.name, w.Verb, w.Kind, w.Namespace, w.Name,
+					w.DryRun)
 			}
 			if kind, _, _ := strings.Cut(w.Kind, "/"); !w.DryRun {
 				kinds[kind] = true

@@ -93,7 +93,7 @@ func startShardManager(t *testing.T, env *testenv.Env, name string, args ...stri
 	g.Expect(os.WriteFile(path, kc, 0o600)).To(Succeed())
 	flags := append([]string{
 		"--metrics-bind-address=0", "--health-probe-bind-address=0", "--receiver-bind-address=0",
-		"--shadow-bind-address=0", "--enable-webhooks=false", "--leader-election-namespace=" + systemNS,
+		"--standby-bind-address=0", "--enable-webhooks=false", "--leader-election-namespace=" + systemNS,
 		"--work-dir=" + filepath.Join(dir, "work"), "--zap-devel=false", "--zap-log-level=debug",
 	}, args...)
 	m := &shardManager{name: name, logs: &lockedBuffer{}, done: make(chan struct{})}

@@ -74,7 +74,8 @@ func BenchmarkAPIServerCPUPerRunRequest(b *testing.B) {
 	newJob := func(b *testing.B, cj *batchv1.CronJob) {
 		seq++
 		job := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("%s-%d", cj.Name, seq),
-			Annotations:     map[string]string{batchv1.ScheduledTimestampAnnotation: time.Unix(int64(seq)*60, 0).UTC().Format(time.RFC3339)},
+			Annotations: map[string]string{batchv1.ScheduledTimestampAnnotation: time.Unix(int64(seq)*60,
+				0).UTC().Format(time.RFC3339)},
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(cj, batchv1.GroupVersion.WithKind("CronJob"))}},
 			Spec: *cj.Spec.JobTemplate.Spec.DeepCopy()}
 		if err := direct.Create(ctx, job); err != nil {
@@ -120,11 +121,13 @@ func BenchmarkAPIServerCPUPerRunRequest(b *testing.B) {
 	b.Run("event create", func(b *testing.B) {
 		measure(b, func(i int) {
 			cj := cjs[i%cronJobs]
-			ev := &eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("%s.%d", cj.Name, time.Now().UnixNano())},
+			ev := &eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: ns,
+				Name: fmt.Sprintf("%s.%d", cj.Name, time.Now().UnixNano())},
 				EventTime: metav1.NowMicro(), ReportingController: "siteops-cronjob", ReportingInstance: "siteops-cronjob-1",
 				Action: "CreateJob", Reason: batchv1.ReasonSuccessfulCreate, Type: corev1.EventTypeNormal,
-				Note:      "Created job " + jobs[i%len(jobs)].Name,
-				Regarding: corev1.ObjectReference{Kind: "CronJob", APIVersion: batchv1.GroupVersion.String(), Namespace: ns, Name: cj.Name, UID: cj.UID}}
+				Note: "Created job " + jobs[i%len(jobs)].Name,
+				Regarding: corev1.ObjectReference{Kind: "CronJob", APIVersion: batchv1.GroupVersion.String(), Namespace: ns,
+					Name: cj.Name, UID: cj.UID}}
 			if err := direct.Create(ctx, ev); err != nil {
 				b.Fatal(err)
 			}

@@ -125,8 +125,9 @@ func TestPlanCatchUp(t *testing.T) {
 			w: window(h(15), h(17)), want: plan{Run: h(16), Next: h(21), CatchUp: window(h(16), h(17))}},
 		{name: "in progress, Forbid held it up: 16:00 is past the deadline, 17:00 runs", sched: hourly,
 			earliest: h(20), lastRun: h(15), now: h(22).Add(40 * time.Second), deadline: sixHours, maxRuns: 3,
-			w:    window(h(15), h(17)),
-			want: plan{Run: h(17), Missed: 1, LastMissed: h(16), DeadlineExceeded: true, Next: h(23), CatchUp: window(h(17), h(17))}},
+			w: window(h(15), h(17)),
+			want: plan{Run: h(17), Missed: 1, LastMissed: h(16), DeadlineExceeded: true, Next: h(23),
+				CatchUp: window(h(17), h(17))}},
 		{name: "in progress, every time past the deadline: the catch-up ends", sched: hourly,
 			earliest: h(20), lastRun: h(15), now: h(20).Add(30 * time.Minute), deadline: ptr.To[int64](3600), maxRuns: 3,
 			w:    window(h(15), h(17)),
@@ -140,8 +141,9 @@ func TestPlanCatchUp(t *testing.T) {
 				CatchUp: window(h(11).Add(time.Minute), h(12).Add(time.Minute)), CatchUpRuns: 2}},
 		{name: "@every in progress", sched: every,
 			earliest: h(15).Add(time.Minute), lastRun: h(11).Add(time.Minute), now: h(15).Add(3 * time.Minute), maxRuns: 2,
-			w:    window(h(11).Add(time.Minute), h(12).Add(time.Minute)),
-			want: plan{Run: h(12).Add(time.Minute), Next: h(16).Add(time.Minute), CatchUp: window(h(12).Add(time.Minute), h(12).Add(time.Minute))}},
+			w: window(h(11).Add(time.Minute), h(12).Add(time.Minute)),
+			want: plan{Run: h(12).Add(time.Minute), Next: h(16).Add(time.Minute),
+				CatchUp: window(h(12).Add(time.Minute), h(12).Add(time.Minute))}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := planCatchUp(tc.sched, tc.earliest, tc.lastRun, tc.now, tc.deadline, tc.maxRuns, tc.w)

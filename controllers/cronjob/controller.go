@@ -67,7 +67,7 @@ type Reconciler struct {
 	Recorder events.EventRecorder
 	// Clock drives every schedule decision; tests give a fake one. Nil means the real clock.
 	Clock clock.PassiveClock
-	// Observer receives the schedule measurements; nil means the Prometheus metrics on /metrics.
+	// Observer receives the schedule measurements (the manager gives the leader a *Metrics); nil measures nothing.
 	Observer Observer
 	// Complete says how the manager runs the controller (see kit.Completer); nil runs it while leading.
 	Complete kit.Completer
@@ -194,9 +194,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return fmt.Errorf("indexing Jobs by their CronJob: %w", err)
 	}
 	b := ctrl.NewControllerManagedBy(mgr).
-		For(&batchv1.CronJob{}, builder.WithPredicates(notSpecChanges)).
-		Watches(&batchv1.CronJob{}, specChanges).
-		Owns(&kbatchv1.Job{}, builder.WithPredicates(jobChangeMatters)).
+		For(&batchv1.CronJob{}, builder.WithPredicates(notSpecChanges())).
+		Watches(&batchv1.CronJob{}, specChanges()).
+		Owns(&kbatchv1.Job{}, builder.WithPredicates(jobChangeMatters())).
 		Named("cronjob")
 	workers := r.Workers
 	if workers <= 0 {

@@ -45,7 +45,7 @@ func TestCatchUpOldestThreeInsideDeadline(t *testing.T) {
 	h := newHarness(t, t0)
 	h.createScheduledAt("catchup", t0, hourlyCatchUp(batchv1.AllowConcurrent))
 	hour := func(n int) time.Time { return t0.Add(time.Duration(n-10) * time.Hour) }
-	missed := testutil.ToFloat64(missedSchedules)
+	missed := testutil.ToFloat64(testMetrics.missedSchedules)
 	h.clock.SetTime(hour(20).Add(30 * time.Second))
 
 	res := h.mustReconcile("catchup")
@@ -57,11 +57,13 @@ func TestCatchUpOldestThreeInsideDeadline(t *testing.T) {
 	h.g.Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", hour(15)))
 	h.g.Expect(got.Status.LastMissedTime.Time).To(BeTemporally("==", hour(20)))
 	h.g.Expect(h.drainEvents()).To(Equal([]string{
-		"Warning MissSchedule Missed 3 start times, the latest 2035-01-01T20:00:00Z; catching up the oldest 3, from 2035-01-01T15:00:00Z",
-		"Normal CatchingUp Starting 3 missed runs one after the other, oldest first: 2035-01-01T15:00:00Z to 2035-01-01T17:00:00Z",
+		"Warning MissSchedule Missed 3 start times, the latest 2035-01-01T20:00:00Z; catching up the oldest 3, from " +
+			"2035-01-01T15:00:00Z",
+		"Normal CatchingUp Starting 3 missed runs one after the other, oldest first: 2035-01-01T15:00:00Z to " +
+			"2035-01-01T17:00:00Z",
 		"Normal SuccessfulCreate Created job " + JobName("catchup", hour(15)),
 	}))
-	h.g.Expect(testutil.ToFloat64(missedSchedules) - missed).To(Equal(3.0))
+	h.g.Expect(testutil.ToFloat64(testMetrics.missedSchedules) - missed).To(Equal(3.0))
 
 	h.mustReconcile("catchup")
 	res = h.mustReconcile("catchup")
@@ -91,7 +93,7 @@ func TestCatchUpOldestThreeInsideDeadline(t *testing.T) {
 	h.g.Expect(jobNames(h.jobs())).To(ContainElement(JobName("catchup", hour(21))))
 	h.g.Expect(h.jobs()).To(HaveLen(4))
 	h.g.Expect(condition(h.get("catchup"), batchv1.ConditionScheduleMissed).Reason).To(Equal(batchv1.ReasonOnSchedule))
-	h.g.Expect(testutil.ToFloat64(missedSchedules) - missed).To(Equal(3.0))
+	h.g.Expect(testutil.ToFloat64(testMetrics.missedSchedules) - missed).To(Equal(3.0))
 }
 
 // TestCatchUpDeadlineExpiresDuringCatchUp: with concurrencyPolicy Forbid the catch-up runs wait for each
@@ -125,7 +127,8 @@ func TestCatchUpDeadlineExpiresDuringCatchUp(t *testing.T) {
 	missed := condition(got, batchv1.ConditionScheduleMissed)
 	h.g.Expect(missed.Reason).To(Equal(batchv1.ReasonDeadlineExceeded))
 	h.g.Expect(h.drainEvents()).To(ContainElements(
-		"Warning MissSchedule Missed 1 start times, the latest 2035-01-01T16:00:00Z, by more than startingDeadlineSeconds (21600s)",
+		"Warning MissSchedule Missed 1 start times, the latest 2035-01-01T16:00:00Z, by more than startingDeadlineSeconds "+
+			"(21600s)",
 		"Normal SuccessfulCreate Created job "+JobName("slow", hour(17))))
 }
 
@@ -141,5 +144,6 @@ func TestCatchUpUnsetRunsOnlyTheLatest(t *testing.T) {
 	h.mustReconcile("builtin")
 	h.g.Expect(jobNames(h.jobs())).To(Equal([]string{JobName("builtin", t0.Add(10*time.Hour))}))
 	h.g.Expect(h.get("builtin").Status.CatchUp).To(BeNil())
-	h.g.Expect(h.jobs()[0].Spec.Template.Spec.Containers[0].Env).To(BeEmpty(), "the Job is the template, as in the tutorial")
+	h.g.Expect(h.jobs()[0].Spec.Template.Spec.Containers[0].Env).To(BeEmpty(),
+		"the Job is the template, as in the tutorial")
 }

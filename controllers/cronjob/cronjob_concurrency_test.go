@@ -65,7 +65,8 @@ func TestConcurrencyForbid(t *testing.T) {
 	h.mustReconcile("forbid")
 	h.mustReconcile("forbid-deadline")
 	h.g.Expect(jobNames(h.jobs())).To(Equal([]string{first("forbid"), first("forbid-deadline")}))
-	h.g.Expect(h.drainEvents()).To(HaveEach(HavePrefix("Normal JobAlreadyActive Not starting job for 2035-01-01T10:02:00Z")))
+	h.g.Expect(h.drainEvents()).To(
+		HaveEach(HavePrefix("Normal JobAlreadyActive Not starting job for 2035-01-01T10:02:00Z")))
 
 	// The active Jobs finish 40s after the second scheduled time.
 	h.finish(first("forbid"), true, t0.Add(2*time.Minute+35*time.Second))

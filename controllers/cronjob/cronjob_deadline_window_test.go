@@ -42,7 +42,8 @@ func TestMissedCountedOnlyWithinDeadline(t *testing.T) {
 		events   []string
 	}{
 		{"deadline-7200", 7200, 2, batchv1.ReasonMissedSchedules, []string{
-			"Warning MissSchedule Missed 2 start times, the latest 2016-05-26T09:00:00Z; started the most recent, 2016-05-26T10:00:00Z",
+			"Warning MissSchedule Missed 2 start times, the latest 2016-05-26T09:00:00Z; started the most recent, " +
+				"2016-05-26T10:00:00Z",
 			"Normal SuccessfulCreate Created job deadline-7200-24404280"}},
 		{"deadline-10", 10, 0, batchv1.ReasonOnSchedule, []string{
 			"Normal SuccessfulCreate Created job deadline-10-24404280"}},
@@ -53,7 +54,7 @@ func TestMissedCountedOnlyWithinDeadline(t *testing.T) {
 				cj.Spec.Schedule = "0 * * * ?"
 				cj.Spec.StartingDeadlineSeconds = ptr.To(tc.deadline)
 			})
-			before := testutil.ToFloat64(missedSchedules)
+			before := testutil.ToFloat64(testMetrics.missedSchedules)
 			h.mustReconcile(tc.name)
 			h.g.Expect(jobNames(h.jobs())).To(Equal([]string{JobName(tc.name, now)}))
 			h.g.Expect(JobName(tc.name, now)).To(HaveSuffix("-24404280"), "2016-05-26T10:00Z in Unix minutes")
@@ -61,7 +62,7 @@ func TestMissedCountedOnlyWithinDeadline(t *testing.T) {
 			missed := condition(h.get(tc.name), batchv1.ConditionScheduleMissed)
 			h.g.Expect(missed.Reason).To(Equal(tc.reason))
 			h.g.Expect(missed.Reason).NotTo(Equal(batchv1.ReasonTooManyMissedTimes))
-			h.g.Expect(testutil.ToFloat64(missedSchedules) - before).To(Equal(tc.missed))
+			h.g.Expect(testutil.ToFloat64(testMetrics.missedSchedules) - before).To(Equal(tc.missed))
 		})
 	}
 }
@@ -76,16 +77,17 @@ func TestEveryHourWeekLateIsMissSchedule(t *testing.T) {
 		cj.Spec.Schedule = "@every 1h"
 		cj.Spec.StartingDeadlineSeconds = ptr.To[int64](10)
 	})
-	before := testutil.ToFloat64(missedSchedules)
+	before := testutil.ToFloat64(testMetrics.missedSchedules)
 	res := h.mustReconcile("every")
 	h.g.Expect(h.jobs()).To(BeEmpty())
 	h.g.Expect(h.drainEvents()).To(Equal([]string{
-		"Warning MissSchedule Missed 1 start times, the latest 2016-05-26T10:01:00Z, by more than startingDeadlineSeconds (10s)"}))
+		"Warning MissSchedule Missed 1 start times, the latest 2016-05-26T10:01:00Z, by more than startingDeadlineSeconds " +
+			"(10s)"}))
 	got := h.get("every")
 	missed := condition(got, batchv1.ConditionScheduleMissed)
 	h.g.Expect(missed.Status).To(Equal(metav1.ConditionTrue))
 	h.g.Expect(missed.Reason).To(Equal(batchv1.ReasonDeadlineExceeded))
 	h.g.Expect(got.Status.LastMissedTime.Time).To(BeTemporally("==", time.Date(2016, 5, 26, 10, 1, 0, 0, time.UTC)))
-	h.g.Expect(testutil.ToFloat64(missedSchedules) - before).To(Equal(1.0))
+	h.g.Expect(testutil.ToFloat64(testMetrics.missedSchedules) - before).To(Equal(1.0))
 	h.g.Expect(res.RequeueAfter).To(Equal(time.Date(2016, 5, 26, 11, 1, 0, 0, time.UTC).Sub(now) + requeueMargin))
 }

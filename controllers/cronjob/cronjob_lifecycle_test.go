@@ -45,10 +45,12 @@ func TestCreateStartsJobAtScheduledTime(t *testing.T) {
 	jobs := h.jobs()
 	h.g.Expect(jobNames(jobs)).To(Equal([]string{JobName("hello", first)}))
 	job := jobs[0]
-	h.g.Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimestampAnnotation, first.UTC().Format(time.RFC3339)))
+	h.g.Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimestampAnnotation,
+		first.UTC().Format(time.RFC3339)))
 	h.g.Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledAtAnnotation, first.UTC().Format(time.RFC3339)))
 	h.g.Expect(metav1.IsControlledBy(&job, h.get("hello"))).To(BeTrue())
-	h.g.Expect(job.Spec.Template.Spec.Containers[0].Args).To(ContainElement("date; echo Hello from the Kubernetes cluster"))
+	h.g.Expect(job.Spec.Template.Spec.Containers[0].Args).To(
+		ContainElement("date; echo Hello from the Kubernetes cluster"))
 	h.g.Expect(res.RequeueAfter).To(Equal(58*time.Second + requeueMargin))
 
 	got := h.get("hello")

@@ -83,7 +83,7 @@ func TestObserverTakesTheMeasurements(t *testing.T) {
 	withinDeadline := func(cj *batchv1.CronJob) { cj.Spec.StartingDeadlineSeconds = ptr.To[int64](300) }
 	h.createScheduledAt("observed", t0, withinDeadline)
 	count, _ := histogram(t, "siteops_cronjob_schedule_lag_seconds")
-	missed := testutil.ToFloat64(missedSchedules)
+	missed := testutil.ToFloat64(testMetrics.missedSchedules)
 	h.clock.SetTime(t0.Add(3*time.Minute + time.Second))
 
 	obs := &recordingObserver{}
@@ -95,11 +95,11 @@ func TestObserverTakesTheMeasurements(t *testing.T) {
 	h.g.Expect(obs.missed).To(Equal(2))
 	count2, _ := histogram(t, "siteops_cronjob_schedule_lag_seconds")
 	h.g.Expect(count2).To(Equal(count), "nothing reached the metrics")
-	h.g.Expect(testutil.ToFloat64(missedSchedules)).To(Equal(missed))
+	h.g.Expect(testutil.ToFloat64(testMetrics.missedSchedules)).To(Equal(missed))
 
 	h.createScheduledAt("metered", t0, withinDeadline)
 	h.mustReconcile("metered")
 	count3, _ := histogram(t, "siteops_cronjob_schedule_lag_seconds")
 	h.g.Expect(count3 - count).To(Equal(uint64(1)))
-	h.g.Expect(testutil.ToFloat64(missedSchedules) - missed).To(Equal(2.0))
+	h.g.Expect(testutil.ToFloat64(testMetrics.missedSchedules) - missed).To(Equal(2.0))
 }

@@ -36,7 +36,7 @@ import (
 func TestTooManyMissedRunsMostRecent(t *testing.T) {
 	h := newHarness(t, t0)
 	h.createScheduledAt("backlog", t0, func(cj *batchv1.CronJob) { cj.Spec.StartingDeadlineSeconds = nil })
-	before := testutil.ToFloat64(missedSchedules)
+	before := testutil.ToFloat64(testMetrics.missedSchedules)
 	h.clock.SetTime(t0.Add(150*time.Minute + 20*time.Second))
 	res := h.mustReconcile("backlog")
 
@@ -51,9 +51,13 @@ func TestTooManyMissedRunsMostRecent(t *testing.T) {
 	h.g.Expect(missed.Reason).To(Equal(batchv1.ReasonTooManyMissedTimes))
 	h.g.Expect(missed.Message).To(ContainSubstring("Missed more than 100 (about 149) start times"))
 	events := h.drainEvents()
-	h.g.Expect(events).To(ContainElement(HavePrefix("Warning TooManyMissedTimes Missed more than 100 (about 149) start times, the latest 2035-01-01T12:29:00Z; started the most recent, 2035-01-01T12:30:00Z")))
+	h.g.Expect(events).To(
+		ContainElement(
+			HavePrefix(
+				"Warning TooManyMissedTimes Missed more than 100 (about 149) start times, the latest 2035-01-01T12:29:00Z; " +
+					"started the most recent, 2035-01-01T12:30:00Z")))
 	h.g.Expect(events).To(ContainElement("Normal SuccessfulCreate Created job " + JobName("backlog", latest)))
-	h.g.Expect(testutil.ToFloat64(missedSchedules) - before).To(Equal(149.0))
+	h.g.Expect(testutil.ToFloat64(testMetrics.missedSchedules) - before).To(Equal(149.0))
 
 	// The next minute is on schedule again.
 	h.clock.SetTime(t0.Add(151*time.Minute + time.Second))
@@ -87,7 +91,8 @@ func TestStartingDeadlineBoundary(t *testing.T) {
 	h.g.Expect(got.Status.LastMissedTime.Time).To(BeTemporally("==", due))
 	h.g.Expect(condition(got, batchv1.ConditionScheduleMissed).Reason).To(Equal(batchv1.ReasonDeadlineExceeded))
 	h.g.Expect(h.drainEvents()).To(Equal([]string{
-		"Warning MissSchedule Missed 1 start times, the latest 2035-01-01T10:05:00Z, by more than startingDeadlineSeconds (60s)"}))
+		"Warning MissSchedule Missed 1 start times, the latest 2035-01-01T10:05:00Z, by more than startingDeadlineSeconds " +
+			"(60s)"}))
 
 	// The missed time is decided: the next reconcile neither runs it nor reports it again.
 	h.mustReconcile("late")

@@ -159,7 +159,8 @@ func TestSpreadAcrossHourBoundary(t *testing.T) {
 	got = h.get(name)
 	h.g.Expect(got.Status.LastMissedTime.Time).To(BeTemporally("==", nominal.Add(time.Hour)))
 	h.g.Expect(h.drainEvents()).To(Equal([]string{
-		"Warning MissSchedule Missed 1 start times, the latest 2035-01-01T11:59:00Z, by more than startingDeadlineSeconds (10s)"}))
+		"Warning MissSchedule Missed 1 start times, the latest 2035-01-01T11:59:00Z, by more than startingDeadlineSeconds " +
+			"(10s)"}))
 }
 
 // TestSpreadStaggersCronJobsSharingASchedule: five CronJobs on "*/1 * * * *" with spread 30s each start

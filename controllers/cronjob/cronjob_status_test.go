@@ -50,7 +50,8 @@ func TestStatusFollowsJobConditions(t *testing.T) {
 	got = h.get("status")
 	h.g.Expect(got.Status.Active).To(BeEmpty())
 	h.g.Expect(got.Status.LastSuccessfulTime.Time).To(BeTemporally("==", t0.Add(time.Minute+20*time.Second)))
-	h.g.Expect(h.drainEvents()).To(Equal([]string{"Normal SawCompletedJob Saw completed job: " + first + ", condition: Complete"}))
+	h.g.Expect(h.drainEvents()).To(Equal([]string{"Normal SawCompletedJob Saw completed job: " + first +
+		", condition: Complete"}))
 
 	h.clock.SetTime(t0.Add(2*time.Minute + time.Second))
 	h.mustReconcile("status")
@@ -64,7 +65,8 @@ func TestStatusFollowsJobConditions(t *testing.T) {
 	h.g.Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", t0.Add(2*time.Minute)))
 	h.g.Expect(got.Status.LastSuccessfulTime.Time).To(BeTemporally("==", t0.Add(time.Minute+20*time.Second)))
 	h.g.Expect(got.Status.LastFailureTime.Time).To(BeTemporally("==", t0.Add(2*time.Minute+10*time.Second)))
-	h.g.Expect(h.drainEvents()).To(Equal([]string{"Normal SawCompletedJob Saw completed job: " + second + ", condition: Failed",
+	h.g.Expect(h.drainEvents()).To(Equal([]string{"Normal SawCompletedJob Saw completed job: " + second +
+		", condition: Failed",
 		"Warning JobFailed Job " + second + " failed: BackoffLimitExceeded: Job has reached the specified backoff limit"}))
 
 	// Nothing changed: another reconcile reports nothing again.

@@ -56,7 +56,8 @@ func TestWritesPerRun(t *testing.T) {
 	defer stop()
 	key := types.NamespacedName{Namespace: h.ns, Name: "counted"}
 	h.g.Eventually(func() *batchv1.CronJob { return h.get("counted") }).WithTimeout(20 * time.Second).
-		Should(WithTransform(func(cj *batchv1.CronJob) bool { return condition(cj, batchv1.ConditionReady) != nil }, BeTrue()))
+		Should(WithTransform(func(cj *batchv1.CronJob) bool { return condition(cj, batchv1.ConditionReady) != nil },
+			BeTrue()))
 	settle("counted")
 	w.reset()
 	h.drainEvents()
@@ -154,7 +155,8 @@ func (w *writeCounter) interceptor() interceptor.Funcs {
 			w.add("update", obj)
 			return c.Update(ctx, obj, opts...)
 		},
-		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch,
+			opts ...client.PatchOption) error {
 			w.add("patch", obj)
 			return c.Patch(ctx, obj, p, opts...)
 		},
@@ -162,11 +164,13 @@ func (w *writeCounter) interceptor() interceptor.Funcs {
 			w.add("delete", obj)
 			return c.Delete(ctx, obj, opts...)
 		},
-		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object,
+			opts ...client.SubResourceUpdateOption) error {
 			w.add("write "+sub, obj)
 			return c.SubResource(sub).Update(ctx, obj, opts...)
 		},
-		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch,
+			opts ...client.SubResourcePatchOption) error {
 			w.add("write "+sub, obj)
 			return c.SubResource(sub).Patch(ctx, obj, p, opts...)
 		},
@@ -205,7 +209,8 @@ func (m *countingManager) queued() int {
 // clock and recorder, its writes counted by w. settle waits until the controller has nothing left to do
 // for the CronJob: the cache shows the apiserver's CronJob and Jobs, no reconcile is running and none is
 // ready in the work queue, three checks in a row (a watch event reaches the queue just after the cache).
-func (h *harness) startCountingManager(w *writeCounter, workers int) (m *countingManager, stop func(), settle func(name string)) {
+func (h *harness) startCountingManager(w *writeCounter, workers int) (m *countingManager, stop func(),
+	settle func(name string)) {
 	h.t.Helper()
 	mgr, err := newManager(h.ns)
 	h.g.Expect(err).NotTo(HaveOccurred())
@@ -215,12 +220,14 @@ func (h *harness) startCountingManager(w *writeCounter, workers int) (m *countin
 		Scheme: mgr.GetScheme(), Recorder: sequencedRecorder{h.events, w}, Clock: h.clock, Workers: workers}
 	r.Complete = func(b *builder.Builder, opts controller.Options, _ client.ObjectList, rec reconcile.Reconciler) error {
 		newQueue := opts.NewQueue
-		opts.NewQueue = func(name string, rl workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
+		opts.NewQueue = func(name string,
+			rl workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
 			q := newQueue(name, rl).(priorityqueue.PriorityQueue[reconcile.Request])
 			queue.Store(&q)
 			return q
 		}
-		return b.WithOptions(opts).Complete(reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+		return b.WithOptions(opts).Complete(reconcile.Func(func(ctx context.Context,
+			req reconcile.Request) (reconcile.Result, error) {
 			m.paused.Add(1)
 			m.pause.RLock()
 			m.paused.Add(-1)
@@ -265,7 +272,8 @@ type sequencedRecorder struct {
 	w *writeCounter
 }
 
-func (r sequencedRecorder) Eventf(regarding, related runtime.Object, eventtype, reason, action, note string, args ...any) {
+func (r sequencedRecorder) Eventf(regarding, related runtime.Object, eventtype, reason, action, note string,
+	args ...any) {
 	name := ""
 	if obj, ok := regarding.(client.Object); ok {
 		name = obj.GetName()

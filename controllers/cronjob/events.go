@@ -21,29 +21,33 @@ import (
 	"github.com/siteops/siteops/internal/kit"
 )
 
-// eventActions gives each event reason the action of events.k8s.io/v1 (what the controller did or tried).
-var eventActions = map[string]string{
-	batchv1.ReasonSuccessfulCreate:   "CreateJob",
-	batchv1.ReasonFailedCreate:       "CreateJob",
-	batchv1.ReasonAdoptedJob:         "AdoptJob",
-	batchv1.ReasonSawCompletedJob:    "ObserveJob",
-	batchv1.ReasonSuccessfulDelete:   "PruneHistory",
-	batchv1.ReasonFailedDelete:       "DeleteJob",
-	batchv1.ReasonJobReplaced:        "ReplaceJob",
-	batchv1.ReasonJobAlreadyActive:   "SkipRun",
-	batchv1.ReasonMissSchedule:       "Schedule",
-	batchv1.ReasonTooManyMissedTimes: "Schedule",
-	batchv1.ReasonInvalidSchedule:    "ParseSchedule",
-	batchv1.ReasonUnknownTimeZone:    "ParseSchedule",
-
-	// Failed Jobs, spec.catchUp and spec.lagObjectiveSeconds.
-	batchv1.ReasonJobFailed:            "ObserveJob",
-	batchv1.ReasonCatchingUp:           "Schedule",
-	batchv1.ReasonLagObjectiveExceeded: "CreateJob",
+// eventAction gives each event reason the action of events.k8s.io/v1 (what the controller did or tried).
+func eventAction(reason string) string {
+	switch reason {
+	case batchv1.ReasonSuccessfulCreate, batchv1.ReasonFailedCreate, batchv1.ReasonLagObjectiveExceeded:
+		return "CreateJob"
+	case batchv1.ReasonAdoptedJob:
+		return "AdoptJob"
+	case batchv1.ReasonSawCompletedJob, batchv1.ReasonJobFailed:
+		return "ObserveJob"
+	case batchv1.ReasonSuccessfulDelete:
+		return "PruneHistory"
+	case batchv1.ReasonFailedDelete:
+		return "DeleteJob"
+	case batchv1.ReasonJobReplaced:
+		return "ReplaceJob"
+	case batchv1.ReasonJobAlreadyActive:
+		return "SkipRun"
+	case batchv1.ReasonMissSchedule, batchv1.ReasonTooManyMissedTimes, batchv1.ReasonCatchingUp:
+		return "Schedule"
+	case batchv1.ReasonInvalidSchedule, batchv1.ReasonUnknownTimeZone:
+		return "ParseSchedule"
+	}
+	return ""
 }
 
 // events records one Event per visible action of the controller; reasons are the constants in
 // apis/batch/v1/conditions.go.
 func (r *Reconciler) events() kit.Events {
-	return kit.Events{Recorder: r.Recorder, Actions: eventActions}
+	return kit.Events{Recorder: r.Recorder, Action: eventAction}
 }

@@ -30,12 +30,14 @@ import (
 // Jobs: whether the Job is finished and how (finishedCondition), its completion time, its annotations (the
 // scheduled time), its owner references and its deletion. The job controller's updates in between
 // (active, ready, pod counts, start time) do not wake the CronJob; Job creates and deletes always do.
-var jobChangeMatters = predicate.Funcs{
-	UpdateFunc: func(e event.UpdateEvent) bool {
-		old, okOld := e.ObjectOld.(*kbatchv1.Job)
-		cur, okCur := e.ObjectNew.(*kbatchv1.Job)
-		return !okOld || !okCur || jobChanged(old, cur)
-	},
+func jobChangeMatters() predicate.Funcs {
+	return predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			old, okOld := e.ObjectOld.(*kbatchv1.Job)
+			cur, okCur := e.ObjectNew.(*kbatchv1.Job)
+			return !okOld || !okCur || jobChanged(old, cur)
+		},
+	}
 }
 
 // jobChanged reports whether cur differs from old in anything the CronJob reconcile reads from a Job.

@@ -20,7 +20,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // Observer receives what the controller measures about schedules. The manager gives a reconciler whose
@@ -32,38 +33,53 @@ type Observer interface {
 	MissedSchedules(n int)
 }
 
-var (
+// Metrics records the measurements in Prometheus series; the manager registers them with its metrics registry
+// and gives the leader's reconciler a Metrics as its Observer.
+type Metrics struct {
 	// scheduleLag is how late a Job was created after its scheduled time.
-	scheduleLag = prometheus.NewHistogram(prometheus.HistogramOpts{
+	scheduleLag prometheus.Histogram
+	// missedSchedules counts scheduled times given up: superseded by a later due time or past
+	// startingDeadlineSeconds.
+	missedSchedules prometheus.Counter
+}
+
+// NewMetrics defines the CronJob controller's series and registers them with reg.
+func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
+	lag, err := kit.Register(reg, prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "siteops_cronjob_schedule_lag_seconds",
 		Help:    "Time from a CronJob's scheduled time to the creation of its Job, in seconds.",
 		Buckets: []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600},
-	})
-	// missedSchedules counts scheduled times given up: superseded by a later due time or past
-	// startingDeadlineSeconds.
-	missedSchedules = prometheus.NewCounter(prometheus.CounterOpts{
+	}))
+	if err != nil {
+		return nil, err
+	}
+	missed, err := kit.Register(reg, prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "siteops_cronjob_missed_schedules_total",
-		Help: "Scheduled CronJob start times that were not run (superseded by a later one or past startingDeadlineSeconds).",
-	})
-)
-
-func init() {
-	metrics.Registry.MustRegister(scheduleLag, missedSchedules)
+		Help: "Scheduled CronJob start times that were not run (superseded by a later one or past " +
+			"startingDeadlineSeconds).",
+	}))
+	if err != nil {
+		return nil, err
+	}
+	return &Metrics{scheduleLag: lag, missedSchedules: missed}, nil
 }
 
-// PrometheusObserver records the measurements in the metrics served on /metrics.
-type PrometheusObserver struct{}
-
 // ScheduleLag observes siteops_cronjob_schedule_lag_seconds.
-func (PrometheusObserver) ScheduleLag(d time.Duration) { scheduleLag.Observe(d.Seconds()) }
+func (m *Metrics) ScheduleLag(d time.Duration) { m.scheduleLag.Observe(d.Seconds()) }
 
 // MissedSchedules adds to siteops_cronjob_missed_schedules_total.
-func (PrometheusObserver) MissedSchedules(n int) { missedSchedules.Add(float64(n)) }
+func (m *Metrics) MissedSchedules(n int) { m.missedSchedules.Add(float64(n)) }
 
-// observer is r.Observer, or the Prometheus one.
+// noObserver measures nothing: the Observer of a Reconciler given none.
+type noObserver struct{}
+
+func (noObserver) ScheduleLag(time.Duration) {}
+func (noObserver) MissedSchedules(int)       {}
+
+// observer is r.Observer, or one that measures nothing.
 func (r *Reconciler) observer() Observer {
 	if r.Observer == nil {
-		return PrometheusObserver{}
+		return noObserver{}
 	}
 	return r.Observer
 }

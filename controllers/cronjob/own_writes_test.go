@@ -37,7 +37,8 @@ func TestOwnWritesBehind(t *testing.T) {
 		wait      time.Duration
 		remembers bool
 	}{
-		{name: "older version in the cache", cached: "99", after: time.Second, behind: true, wait: ownWriteTimeout - time.Second, remembers: true},
+		{name: "older version in the cache", cached: "99", after: time.Second, behind: true,
+			wait: ownWriteTimeout - time.Second, remembers: true},
 		{name: "shorter older version", cached: "9", after: 0, behind: true, wait: ownWriteTimeout, remembers: true},
 		{name: "the written version", cached: "100"},
 		{name: "a newer version", cached: "101"},

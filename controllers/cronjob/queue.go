@@ -63,21 +63,25 @@ func (r *Reconciler) othersWaiting() bool {
 // controller that is behind its schedule that is minutes: a CronJob created then would miss its first runs.
 // CronJobs of the initial list keep controller-runtime's low priority. notSpecChanges keeps these events
 // from the CronJob watch's default handler.
-var specChanges = handler.Funcs{
-	CreateFunc: func(_ context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-		addAtWakePriority(q, e.Object, !e.IsInInitialList)
-	},
-	UpdateFunc: func(_ context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-		if specChanged(e) {
-			addAtWakePriority(q, e.ObjectNew, true)
-		}
-	},
+func specChanges() handler.Funcs {
+	return handler.Funcs{
+		CreateFunc: func(_ context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			addAtWakePriority(q, e.Object, !e.IsInInitialList)
+		},
+		UpdateFunc: func(_ context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			if specChanged(e) {
+				addAtWakePriority(q, e.ObjectNew, true)
+			}
+		},
+	}
 }
 
 // notSpecChanges lets through the CronJob events that specChanges does not enqueue.
-var notSpecChanges = predicate.Funcs{
-	CreateFunc: func(event.CreateEvent) bool { return false },
-	UpdateFunc: func(e event.UpdateEvent) bool { return !specChanged(e) },
+func notSpecChanges() predicate.Funcs {
+	return predicate.Funcs{
+		CreateFunc: func(event.CreateEvent) bool { return false },
+		UpdateFunc: func(e event.UpdateEvent) bool { return !specChanged(e) },
+	}
 }
 
 // specChanged reports whether an update changed the CronJob's spec (its generation).

@@ -48,10 +48,11 @@ func TestCreatedCronJobQueuesWithTheDueOnes(t *testing.T) {
 
 	wake("due-1")
 	q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "job-event"}})
-	specChanges.Create(ctx, event.CreateEvent{Object: cronJob("listed", 1), IsInInitialList: true}, q)
-	specChanges.Create(ctx, event.CreateEvent{Object: cronJob("created", 1)}, q)
-	specChanges.Update(ctx, event.UpdateEvent{ObjectOld: cronJob("edited", 1), ObjectNew: cronJob("edited", 2)}, q)
-	specChanges.Update(ctx, event.UpdateEvent{ObjectOld: cronJob("status-only", 1), ObjectNew: cronJob("status-only", 1)}, q)
+	specChanges().Create(ctx, event.CreateEvent{Object: cronJob("listed", 1), IsInInitialList: true}, q)
+	specChanges().Create(ctx, event.CreateEvent{Object: cronJob("created", 1)}, q)
+	specChanges().Update(ctx, event.UpdateEvent{ObjectOld: cronJob("edited", 1), ObjectNew: cronJob("edited", 2)}, q)
+	specChanges().Update(ctx, event.UpdateEvent{ObjectOld: cronJob("status-only", 1), ObjectNew: cronJob("status-only",
+		1)}, q)
 	wake("due-2")
 
 	want := []string{"due-1", "created", "edited", "due-2", "job-event", "listed"}
@@ -77,11 +78,12 @@ func TestCronJobWatchLeavesSpecChangesToTheirHandler(t *testing.T) {
 		got  bool
 		want bool
 	}{
-		{"create", notSpecChanges.Create(event.CreateEvent{Object: old}), false},
-		{"create from the initial list", notSpecChanges.Create(event.CreateEvent{Object: old, IsInInitialList: true}), false},
-		{"spec update", notSpecChanges.Update(event.UpdateEvent{ObjectOld: old, ObjectNew: edited}), false},
-		{"status update", notSpecChanges.Update(event.UpdateEvent{ObjectOld: old, ObjectNew: old.DeepCopy()}), true},
-		{"delete", notSpecChanges.Delete(event.DeleteEvent{Object: old}), true},
+		{"create", notSpecChanges().Create(event.CreateEvent{Object: old}), false},
+		{"create from the initial list", notSpecChanges().Create(event.CreateEvent{Object: old, IsInInitialList: true}),
+			false},
+		{"spec update", notSpecChanges().Update(event.UpdateEvent{ObjectOld: old, ObjectNew: edited}), false},
+		{"status update", notSpecChanges().Update(event.UpdateEvent{ObjectOld: old, ObjectNew: old.DeepCopy()}), true},
+		{"delete", notSpecChanges().Delete(event.DeleteEvent{Object: old}), true},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: default handler gets it = %v, want %v", c.name, c.got, c.want)

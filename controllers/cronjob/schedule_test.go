@@ -180,11 +180,16 @@ func TestNextScheduleTime(t *testing.T) {
 		earliest, now time.Time
 		want          time.Time
 	}{
-		{"next minute", "*/1 * * * *", utc(2026, 11, 30, 10, 0, 0), utc(2026, 11, 30, 10, 0, 30), utc(2026, 11, 30, 10, 1, 0)},
-		{"exactly on a scheduled time looks past it", "*/5 * * * *", utc(2026, 11, 30, 10, 0, 0), utc(2026, 11, 30, 10, 5, 0), utc(2026, 11, 30, 10, 10, 0)},
-		{"irregular: Friday afternoon to Monday", "30 6-16/4 * * 1-5", utc(2026, 11, 27, 0, 0, 0), utc(2026, 11, 27, 15, 0, 0), utc(2026, 11, 30, 6, 30, 0)},
-		{"@every before its first run", "@every 5m", utc(2026, 11, 30, 10, 2, 0), utc(2026, 11, 30, 10, 3, 0), utc(2026, 11, 30, 10, 7, 0)},
-		{"@every continues its chain", "@every 5m", utc(2026, 11, 30, 10, 2, 0), utc(2026, 11, 30, 10, 18, 0), utc(2026, 11, 30, 10, 22, 0)},
+		{"next minute", "*/1 * * * *", utc(2026, 11, 30, 10, 0, 0), utc(2026, 11, 30, 10, 0, 30),
+			utc(2026, 11, 30, 10, 1, 0)},
+		{"exactly on a scheduled time looks past it", "*/5 * * * *", utc(2026, 11, 30, 10, 0, 0),
+			utc(2026, 11, 30, 10, 5, 0), utc(2026, 11, 30, 10, 10, 0)},
+		{"irregular: Friday afternoon to Monday", "30 6-16/4 * * 1-5", utc(2026, 11, 27, 0, 0, 0),
+			utc(2026, 11, 27, 15, 0, 0), utc(2026, 11, 30, 6, 30, 0)},
+		{"@every before its first run", "@every 5m", utc(2026, 11, 30, 10, 2, 0), utc(2026, 11, 30, 10, 3, 0),
+			utc(2026, 11, 30, 10, 7, 0)},
+		{"@every continues its chain", "@every 5m", utc(2026, 11, 30, 10, 2, 0), utc(2026, 11, 30, 10, 18, 0),
+			utc(2026, 11, 30, 10, 22, 0)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -29,7 +29,8 @@ import (
 // runs: FNV-1a of the UID modulo the spread, in whole milliseconds, so in [0, spread). It depends on nothing
 // else (not the controller replica, its start time or the clock), so every run of a CronJob has the same
 // offset across restarts and leader changes, and CronJobs with the same schedule spread evenly over the
-// window. A spread under a millisecond (or negative, possible with the webhook off) gives 0. Changing this function moves every staggered CronJob's runs.
+// window. A spread under a millisecond (or negative, possible with the webhook off) gives 0. Changing this function
+// moves every staggered CronJob's runs.
 func staggerOffset(uid types.UID, spread time.Duration) time.Duration {
 	if spread < time.Millisecond {
 		return 0

@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
@@ -57,6 +58,8 @@ var (
 	cached client.Client
 	// direct reads the apiserver itself; tests assert through it.
 	direct client.Client
+	// testMetrics are the harness reconcilers' Observer, registered as the manager registers its own.
+	testMetrics *Metrics
 )
 
 // t0 is a Monday far enough in the future that a CronJob's real creation time is always earlier, so tests
@@ -100,6 +103,10 @@ func run(m *testing.M) int {
 		return 1
 	}
 	cached = mgr.GetClient()
+	if testMetrics, err = NewMetrics(metrics.Registry); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	if direct, err = client.New(env.Config, client.Options{Scheme: env.Scheme}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -150,7 +157,7 @@ func newHarness(t *testing.T, now time.Time) *harness {
 // newReconciler returns a Reconciler on the shared cache with this test's clock and recorder; a second one
 // stands for a restarted controller.
 func (h *harness) newReconciler() *Reconciler {
-	return &Reconciler{Client: cached, Scheme: env.Scheme, Recorder: h.events, Clock: h.clock}
+	return &Reconciler{Client: cached, Scheme: env.Scheme, Recorder: h.events, Clock: h.clock, Observer: testMetrics}
 }
 
 // create creates a CronJob from the book's sample, changed by mutate, and returns it as stored.

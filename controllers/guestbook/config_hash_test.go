@@ -35,7 +35,8 @@ func TestConfigHash(t *testing.T) {
 		same bool
 	}{
 		{"same data", cm(map[string]string{"b": "2", "a": "1"}, nil), true},
-		{"metadata does not count", &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "x", Labels: map[string]string{"l": "v"}},
+		{"metadata does not count", &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "x",
+			Labels: map[string]string{"l": "v"}},
 			Data: map[string]string{"a": "1", "b": "2"}}, true},
 		{"a value changed", cm(map[string]string{"a": "1", "b": "3"}, nil), false},
 		{"a key renamed", cm(map[string]string{"a": "1", "c": "2"}, nil), false},

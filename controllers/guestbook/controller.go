@@ -54,7 +54,7 @@ type Reconciler struct {
 	Recorder events.EventRecorder
 	// Clock stamps condition transitions and measures failovers; nil means the real clock.
 	Clock clock.PassiveClock
-	// Observer receives the failover measurements; nil means the Prometheus metrics on /metrics.
+	// Observer receives the failover measurements (the manager gives the leader a *Metrics); nil measures nothing.
 	Observer Observer
 	// Complete says how the manager runs the controller (see kit.Completer); nil runs it while leading.
 	Complete kit.Completer

@@ -21,16 +21,21 @@ import (
 	"github.com/siteops/siteops/internal/kit"
 )
 
-// eventActions gives each event reason the action of events.k8s.io/v1 (what the controller did or tried).
-var eventActions = map[string]string{
-	webappv1.EventActiveChanged:    "Promote",
-	webappv1.EventNoReadyPod:       "WaitForReadyPod",
-	webappv1.EventConfigMapMissing: "ReadConfigMap",
-	webappv1.EventConfigMapFound:   "ReadConfigMap",
+// eventAction gives each event reason the action of events.k8s.io/v1 (what the controller did or tried).
+func eventAction(reason string) string {
+	switch reason {
+	case webappv1.EventActiveChanged:
+		return "Promote"
+	case webappv1.EventNoReadyPod:
+		return "WaitForReadyPod"
+	case webappv1.EventConfigMapMissing, webappv1.EventConfigMapFound:
+		return "ReadConfigMap"
+	}
+	return ""
 }
 
 // events records one Event per visible action of the controller; reasons are the constants in
 // apis/webapp/v1/conditions.go.
 func (r *Reconciler) events() kit.Events {
-	return kit.Events{Recorder: r.Recorder, Actions: eventActions}
+	return kit.Events{Recorder: r.Recorder, Action: eventAction}
 }

@@ -84,7 +84,8 @@ func TestGuestbookAppliesItsChildrenOnlyWhenTheyDiffer(t *testing.T) {
 		return counter.Take()
 	}
 
-	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Deployment applies": 1, "Service applies": 1, "Service applies-standby": 1}),
+	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Deployment applies": 1, "Service applies": 1,
+		"Service applies-standby": 1}),
 		"the Deployment and both Services")
 	g.Expect(reconcileOnce()).To(BeEmpty(), "nothing: the Deployment and both Services are as applied")
 
@@ -101,7 +102,8 @@ func TestGuestbookAppliesItsChildrenOnlyWhenTheyDiffer(t *testing.T) {
 	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Service applies-standby": 1}), "the deleted Service")
 	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(standbySvc), &corev1.Service{})).To(Succeed())
 
-	g.Expect(k8s.Patch(ctx, gb, client.RawPatch("application/merge-patch+json", []byte(`{"spec":{"size":2}}`)))).To(Succeed())
+	g.Expect(k8s.Patch(ctx, gb, client.RawPatch("application/merge-patch+json",
+		[]byte(`{"spec":{"size":2}}`)))).To(Succeed())
 	g.Expect(reconcileOnce()).To(Equal(map[string]int{"Deployment applies": 1}), "the new size")
 	g.Expect(reconcileOnce()).To(BeEmpty())
 

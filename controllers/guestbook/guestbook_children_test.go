@@ -137,7 +137,8 @@ func TestGuestbookRepairsDriftOfItsObjects(t *testing.T) {
 
 	g.Eventually(func(g Gomega) {
 		g.Expect(k8s.Get(ctx, key, svc)).To(Succeed())
-		g.Expect(svc.Spec.Selector).To(Equal(map[string]string{webappv1.LabelGuestbook: "drift", webappv1.LabelRole: webappv1.RoleActive}))
+		g.Expect(svc.Spec.Selector).To(Equal(map[string]string{webappv1.LabelGuestbook: "drift",
+			webappv1.LabelRole: webappv1.RoleActive}))
 		g.Expect(k8s.Get(ctx, key, d)).To(Succeed())
 		g.Expect(d.Spec.Replicas).To(HaveValue(BeEquivalentTo(2)))
 	}, eventually).Should(Succeed())

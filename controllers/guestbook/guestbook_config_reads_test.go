@@ -40,7 +40,8 @@ type countingReader struct {
 	reads atomic.Int32
 }
 
-func (c *countingReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+func (c *countingReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object,
+	opts ...client.GetOption) error {
 	c.reads.Add(1)
 	return c.Reader.Get(ctx, key, obj, opts...)
 }
@@ -61,12 +62,13 @@ func TestGuestbookReadsItsConfigMapOnlyWhenItsVersionChanges(t *testing.T) {
 	req := reconcile.Request{NamespacedName: client.ObjectKeyFromObject(gb)}
 
 	hashes, reader := &ConfigHashes{}, &countingReader{Reader: k8s}
-	shadowed := &Reconciler{Client: standby.NewWriteRecorder(k8s, &standby.Report{}, true), APIReader: reader,
-		ConfigHashes: hashes, Scheme: env.Scheme, Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}, Observer: standby.Discard{}}
+	dryRun := &Reconciler{Client: standby.NewWriteRecorder(k8s, &standby.Report{}, true), APIReader: reader,
+		ConfigHashes: hashes, Scheme: env.Scheme, Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{},
+		Observer: standby.Discard{}}
 	leader := &Reconciler{Client: k8s, APIReader: reader, ConfigHashes: hashes, Scheme: env.Scheme,
 		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}}
 
-	_, err := shadowed.Reconcile(ctx, req)
+	_, err := dryRun.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(reader.reads.Load()).To(BeEquivalentTo(1), "the standby read the ConfigMap")
 	_, err = leader.Reconcile(ctx, req)

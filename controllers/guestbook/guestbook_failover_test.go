@@ -33,7 +33,7 @@ import (
 func failoverObservations(t *testing.T) uint64 {
 	t.Helper()
 	m := &dto.Metric{}
-	NewWithT(t).Expect(failoverSeconds.Write(m)).To(Succeed())
+	NewWithT(t).Expect(testMetrics.failoverSeconds.Write(m)).To(Succeed())
 	return m.GetHistogram().GetSampleCount()
 }
 
@@ -66,7 +66,7 @@ func expectActive(g Gomega, gb *webappv1.Guestbook, pod string, standby []string
 
 func TestGuestbookFailoverWhenActivePodNotReady(t *testing.T) {
 	g := NewWithT(t)
-	failovers := testutil.ToFloat64(failoversTotal)
+	failovers := testutil.ToFloat64(testMetrics.failovers)
 	observed := failoverObservations(t)
 	gb, pods := startWithActive(t, "nr", 3)
 
@@ -76,7 +76,7 @@ func TestGuestbookFailoverWhenActivePodNotReady(t *testing.T) {
 		g.Expect(eventsWithReason(g, gb, webappv1.EventActiveChanged)).To(ContainElement(
 			HaveField("Note", And(ContainSubstring(pods[1]), ContainSubstring("replacing "+pods[0])))))
 	}, eventually).Should(Succeed())
-	g.Expect(testutil.ToFloat64(failoversTotal)).To(BeNumerically(">", failovers))
+	g.Expect(testutil.ToFloat64(testMetrics.failovers)).To(BeNumerically(">", failovers))
 	g.Expect(failoverObservations(t)).To(BeNumerically(">", observed), "the failover duration is observed")
 
 	// The old active pod comes back Ready: it stays standby, the new active pod is kept.

@@ -46,7 +46,8 @@ func TestGuestbookScaleUpAndDown(t *testing.T) {
 	p := &corev1.Pod{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: gb.Namespace, Name: pods[0]}, p)).To(Succeed())
 	g.Expect(p.Annotations).To(HaveKeyWithValue(podDeletionCost, activeDeletionCost))
-	g.Expect(k8s.Delete(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: gb.Namespace, Name: pods[1]}})).To(Succeed())
+	g.Expect(k8s.Delete(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: gb.Namespace,
+		Name: pods[1]}})).To(Succeed())
 	g.Eventually(func(g Gomega) {
 		got := getGuestbook(g, gb)
 		g.Expect(got.Status.Active).To(Equal(pods[0]))

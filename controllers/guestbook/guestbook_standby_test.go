@@ -49,14 +49,14 @@ func TestGuestbookStandbyWritesNothingThenLeaderDoes(t *testing.T) {
 	gb := createGuestbook(t, ns.Name, "shadowed", 2, "cfg")
 	pods := createPods(t, gb, 2)
 	req := reconcile.Request{NamespacedName: client.ObjectKeyFromObject(gb)}
-	failovers := testutil.ToFloat64(failoversTotal)
+	failovers := testutil.ToFloat64(testMetrics.failovers)
 
-	shadowReport := &standby.Report{}
-	shadowed := &Reconciler{Client: standby.NewWriteRecorder(k8s, shadowReport, true), Scheme: env.Scheme,
+	standbyReport := &standby.Report{}
+	dryRun := &Reconciler{Client: standby.NewWriteRecorder(k8s, standbyReport, true), Scheme: env.Scheme,
 		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}, Observer: standby.Discard{}}
-	_, err := shadowed.Reconcile(ctx, req)
+	_, err := dryRun.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(shadowReport.Summarize(false).ByKind).To(And(
+	g.Expect(standbyReport.Summarize(false).ByKind).To(And(
 		HaveKeyWithValue("Deployment", 1), HaveKeyWithValue("Service", 2),
 		HaveKeyWithValue("Pod", 2), HaveKeyWithValue("Guestbook/status", 1)))
 	key := client.ObjectKey{Namespace: ns.Name, Name: gb.Name}
@@ -67,23 +67,23 @@ func TestGuestbookStandbyWritesNothingThenLeaderDoes(t *testing.T) {
 
 	leaderReport := &standby.Report{}
 	leader := &Reconciler{Client: standby.NewWriteRecorder(k8s, leaderReport, false), Scheme: env.Scheme,
-		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}}
+		Recorder: &events.FakeRecorder{}, Clock: clock.RealClock{}, Observer: testMetrics}
 	_, err = leader.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(k8s.Get(ctx, key, &appsv1.Deployment{})).To(Succeed())
 	g.Expect(selectedPods(g, ns.Name, gb.Name)).To(Equal([]string{pods[0]}))
 	g.Expect(getGuestbook(g, gb).Status.Active).To(Equal(pods[0]))
-	g.Expect(testutil.ToFloat64(failoversTotal)).To(Equal(failovers), "a first promotion is no failover")
+	g.Expect(testutil.ToFloat64(testMetrics.failovers)).To(Equal(failovers), "a first promotion is no failover")
 
 	written := leaderReport.Summarize(true).Writes
 	_, err = leader.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(leaderReport.Summarize(true).Writes).To(Equal(written), "a reconcile with nothing to change writes nothing")
 
-	// A failover seen by a shadow is not counted.
+	// A failover seen by a standby is not counted.
 	setReady(t, ns.Name, pods[0], false)
-	_, err = shadowed.Reconcile(ctx, req)
+	_, err = dryRun.Reconcile(ctx, req)
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(testutil.ToFloat64(failoversTotal)).To(Equal(failovers))
-	g.Expect(activePodNames(g, ns.Name)).To(Equal([]string{pods[0]}), "the shadow changed nothing")
+	g.Expect(testutil.ToFloat64(testMetrics.failovers)).To(Equal(failovers))
+	g.Expect(activePodNames(g, ns.Name)).To(Equal([]string{pods[0]}), "the standby changed nothing")
 }

@@ -128,7 +128,8 @@ func patchReady(ctx context.Context, ns, name string, ready bool) error {
 	}
 	before := pod.DeepCopy()
 	pod.Status.Phase = corev1.PodRunning
-	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: status, LastTransitionTime: metav1.Now()}}
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: status,
+		LastTransitionTime: metav1.Now()}}
 	return k8s.Status().Patch(ctx, pod, client.MergeFrom(before))
 }
 

@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/siteops/siteops/test/testenv"
@@ -41,6 +42,8 @@ import (
 var (
 	env *testenv.Env
 	k8s client.Client
+	// testMetrics are the leader reconcilers' Observer, registered as the manager registers its own.
+	testMetrics *Metrics
 )
 
 // TestMain starts one control plane and one manager running the Guestbook controller for every test of the
@@ -63,6 +66,10 @@ func runMain(m *testing.M) int {
 	}
 	defer func() { _ = env.Stop() }()
 	if k8s, err = client.New(env.Config, client.Options{Scheme: env.Scheme}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if testMetrics, err = NewMetrics(metrics.Registry); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -106,6 +113,7 @@ func startManager(ctx context.Context) error {
 		Scheme:       mgr.GetScheme(),
 		Recorder:     mgr.GetEventRecorder("siteops-guestbook"),
 		Clock:        clock.RealClock{},
+		Observer:     testMetrics,
 	}).SetupWithManager(mgr); err != nil {
 		return err
 	}

@@ -20,7 +20,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // Observer receives what the controller measures about failovers. The manager gives a reconciler whose
@@ -31,41 +32,54 @@ type Observer interface {
 	Failover(down time.Duration)
 }
 
-var (
-	// failoversTotal counts promotions that replaced a previously active pod.
-	failoversTotal = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "siteops_guestbook_failovers_total",
-		Help: "Promotions of a standby pod that replaced a Guestbook's previously active pod.",
-	})
+// Metrics records the failovers in Prometheus series; the manager registers them with its metrics registry and
+// gives the leader's reconciler a Metrics as its Observer.
+type Metrics struct {
+	// failovers counts promotions that replaced a previously active pod.
+	failovers prometheus.Counter
 	// failoverSeconds observes, per failover, the time from the old active pod's Ready condition turning
 	// False (or its deletion) to the new pod being labelled active.
-	failoverSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
+	failoverSeconds prometheus.Histogram
+}
+
+// NewMetrics defines the Guestbook controller's series and registers them with reg.
+func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
+	failovers, err := kit.Register(reg, prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "siteops_guestbook_failovers_total",
+		Help: "Promotions of a standby pod that replaced a Guestbook's previously active pod.",
+	}))
+	if err != nil {
+		return nil, err
+	}
+	seconds, err := kit.Register(reg, prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "siteops_guestbook_failover_seconds",
 		Help:    "Time from the active pod stopping being Ready (or being deleted) to a standby being labelled active.",
 		Buckets: []float64{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60},
-	})
-)
-
-func init() {
-	metrics.Registry.MustRegister(failoversTotal, failoverSeconds)
+	}))
+	if err != nil {
+		return nil, err
+	}
+	return &Metrics{failovers: failovers, failoverSeconds: seconds}, nil
 }
-
-// PrometheusObserver records the measurements in the metrics served on /metrics.
-type PrometheusObserver struct{}
 
 // Failover counts siteops_guestbook_failovers_total and, when down is known, observes
 // siteops_guestbook_failover_seconds.
-func (PrometheusObserver) Failover(down time.Duration) {
-	failoversTotal.Inc()
+func (m *Metrics) Failover(down time.Duration) {
+	m.failovers.Inc()
 	if down > 0 {
-		failoverSeconds.Observe(down.Seconds())
+		m.failoverSeconds.Observe(down.Seconds())
 	}
 }
 
-// observer is r.Observer, or the Prometheus one.
+// noObserver measures nothing: the Observer of a Reconciler given none.
+type noObserver struct{}
+
+func (noObserver) Failover(time.Duration) {}
+
+// observer is r.Observer, or one that measures nothing.
 func (r *Reconciler) observer() Observer {
 	if r.Observer == nil {
-		return PrometheusObserver{}
+		return noObserver{}
 	}
 	return r.Observer
 }

@@ -43,7 +43,8 @@ const (
 // conflict (another writer got there first) aborts the step and the reconcile is retried on a fresh view.
 func (r *Reconciler) reconcileRoles(ctx context.Context, st *scope) error {
 	list := &corev1.PodList{}
-	if err := r.List(ctx, list, client.InNamespace(st.gb.Namespace), client.MatchingLabels(selectorLabels(st.gb))); err != nil {
+	if err := r.List(ctx, list, client.InNamespace(st.gb.Namespace),
+		client.MatchingLabels(selectorLabels(st.gb))); err != nil {
 		return fmt.Errorf("listing pods: %w", err)
 	}
 	st.pods = list.Items

@@ -128,8 +128,9 @@ func TestPlanRoles(t *testing.T) {
 			writes: []string{"c=standby!", "b=active!"},
 		},
 		{
-			name:       "status names a pod that is still there as standby: no failover",
-			pods:       []corev1.Pod{testPod("a", 0, withRole("standby"), notReadySince(t0)), testPod("b", 1, withRole("standby"))},
+			name: "status names a pod that is still there as standby: no failover",
+			pods: []corev1.Pod{testPod("a", 0, withRole("standby"), notReadySince(t0)),
+				testPod("b", 1, withRole("standby"))},
 			lastActive: "a",
 			active:     "b", promoted: true,
 			writes: []string{"a=standby!", "b=active!"},

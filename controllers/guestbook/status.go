@@ -87,7 +87,8 @@ func (r *Reconciler) summarize(st *scope, reconcileErr error) {
 	case missing:
 		msg := fmt.Sprintf("ConfigMap %q not found in namespace %s", gb.Spec.ConfigMapName, gb.Namespace)
 		set(webappv1.ConditionDegraded, kit.True(webappv1.ReasonConfigMapMissing, msg))
-		out.Ready, out.Stalled = kit.False(webappv1.ReasonConfigMapMissing, msg), kit.True(webappv1.ReasonConfigMapMissing, msg)
+		out.Ready, out.Stalled = kit.False(webappv1.ReasonConfigMapMissing, msg),
+			kit.True(webappv1.ReasonConfigMapMissing, msg)
 	case reconcileErr != nil && !conflict:
 		set(webappv1.ConditionDegraded, kit.True(webappv1.ReasonReconcileError, reconcileErr.Error()))
 	case conflict:

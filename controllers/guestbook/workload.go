@@ -36,8 +36,9 @@ import (
 // configMountPath is where the Guestbook's ConfigMap is mounted in every pod.
 const configMountPath = "/etc/guestbook"
 
-// reconcileWorkload applies the Guestbook's Deployment when it differs from what the cache holds. It waits (does nothing) while the
-// ConfigMap is missing: a new Deployment could not mount it, and an existing one keeps running as it is.
+// reconcileWorkload applies the Guestbook's Deployment when it differs from what the cache holds. It waits (does
+// nothing) while the ConfigMap is missing: a new Deployment could not mount it, and an existing one keeps running as it
+// is.
 //
 // The workload is a Deployment, not a StatefulSet: the pods are interchangeable (the ConfigMap is their only
 // state), the controller, not the pod's identity, decides which one is active, and the role label it adds to

@@ -57,7 +57,8 @@ func TestDesiredDeploymentAndServices(t *testing.T) {
 			g.Expect(*d.Spec.Template.Spec.Volumes[0].ConfigMap.Name).To(Equal("cfg"))
 
 			active := desiredService(gb, "gb", webappv1.RoleActive)
-			g.Expect(active.Spec.Selector).To(Equal(map[string]string{webappv1.LabelGuestbook: "gb", webappv1.LabelRole: "active"}))
+			g.Expect(active.Spec.Selector).To(Equal(map[string]string{webappv1.LabelGuestbook: "gb",
+				webappv1.LabelRole: "active"}))
 			g.Expect(*active.Spec.Ports[0].Port).To(Equal(tc.port))
 			standby := desiredService(gb, standbyServiceName(gb), webappv1.RoleStandby)
 			g.Expect(*standby.Name).To(Equal("gb-standby"))

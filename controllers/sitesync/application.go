@@ -31,7 +31,9 @@ import (
 
 // applicationGVK is Argo CD's Application. siteops reads it as unstructured data into argoApplication, a
 // struct of only the fields it uses: the argo-cd module is not imported (its dependency tree is huge).
-var applicationGVK = schema.GroupVersionKind{Group: "argoproj.io", Version: "v1alpha1", Kind: "Application"}
+func applicationGVK() schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: "argoproj.io", Version: "v1alpha1", Kind: "Application"}
+}
 
 // Argo CD's refresh annotation: "normal" asks it to compare the Application with Git now, not at its next
 // poll; Argo CD removes the annotation once done.
@@ -185,7 +187,7 @@ func messageOf(a argoApplication) string {
 // name.
 func listApplications(ctx context.Context, c client.Reader, obj *gitopsv1alpha1.SiteSync) (map[string]appView, error) {
 	list := &unstructured.UnstructuredList{}
-	list.SetGroupVersionKind(applicationGVK.GroupVersion().WithKind(applicationGVK.Kind + "List"))
+	list.SetGroupVersionKind(applicationGVK().GroupVersion().WithKind(applicationGVK().Kind + "List"))
 	if err := c.List(ctx, list, client.InNamespace(obj.DeliveryNamespace()),
 		client.MatchingLabels{gitopsv1alpha1.LabelSiteSync: obj.Name}); err != nil {
 		return nil, fmt.Errorf("listing the Argo CD Applications in %s: %w", obj.DeliveryNamespace(), err)

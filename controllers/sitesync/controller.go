@@ -61,6 +61,8 @@ type Reconciler struct {
 	WorkDir string
 	// Complete says how the manager runs the controller (see kit.Completer); nil runs it while leading.
 	Complete kit.Completer
+	// Metrics records the controller's measurements; nil records nothing.
+	Metrics *Metrics
 
 	// sync is gitops.Sync, replaceable in tests.
 	sync func(context.Context, gitops.SyncOptions) (gitops.SyncResult, error)
@@ -85,8 +87,8 @@ type Reconciler struct {
 
 // SetupWithManager registers the controller: it watches SiteSyncs (spec changes, the requestedAt
 // annotation, and the rollout's freeze-override and approval annotations) and, where Argo CD's Application
-// kind is served, the sites' Applications, so a change of sync status or health is reported at once. Secrets are read by name when syncing and never watched: siteops
-// may only get them.
+// kind is served, the sites' Applications, so a change of sync status or health is reported at once. Secrets are read
+// by name when syncing and never watched: siteops may only get them.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.defaults(mgr.GetAPIReader())
 	b := ctrl.NewControllerManagedBy(mgr).
@@ -105,7 +107,8 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		b = b.Watches(newApplication(), handler.EnqueueRequestsFromMapFunc(r.siteSyncsOf),
 			builder.WithPredicates(deliveryChanged()))
 	} else {
-		mgr.GetLogger().WithName("sitesync").Info("Argo CD's Application kind is not served: site delivery is not observed; restart the manager after installing Argo CD")
+		mgr.GetLogger().WithName("sitesync").Info("Argo CD's Application kind is not served: " +
+			"site delivery is not observed; restart the manager after installing Argo CD")
 	}
 	return kit.Complete(r.Complete, b, controller.Options{}, &gitopsv1alpha1.SiteSyncList{}, r)
 }
@@ -175,7 +178,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	if obj.Spec.Suspend {
 		return ctrl.Result{}, nil
 	}
-	steps := []kit.Step[*scope]{{Name: "credentials", Run: r.readCredentials}, {Name: "rollout-spec", Run: r.compileRollout}}
+	steps := []kit.Step[*scope]{{Name: "credentials", Run: r.readCredentials},
+		{Name: "rollout-spec", Run: r.compileRollout}}
 	due, wait := syncDue(obj, r.Clock.Now())
 	if due || r.rolloutDue(obj) {
 		run.RequeueAfter(jittered(interval(obj), r.random()))
@@ -228,7 +232,7 @@ func (r *Reconciler) finish(ctx context.Context, run *scope, before *gitopsv1alp
 func (r *Reconciler) forget(key types.NamespacedName) error {
 	r.lag.forget(key)
 	r.refreshed.forget(key)
-	syncDuration.DeleteLabelValues(key.Namespace, key.Name)
+	r.Metrics.forget(key)
 	gitops.ForgetWorkDir(r.workDir(key))
 	if err := os.RemoveAll(r.workDir(key)); err != nil {
 		return fmt.Errorf("removing clone cache of deleted SiteSync %s: %w", key, err)

@@ -100,7 +100,8 @@ func deliveryVerdict(obj *gitopsv1alpha1.SiteSync, rendered string) *kit.Verdict
 		}
 		waiting = append(waiting, w)
 	}
-	msg := fmt.Sprintf("%d of %d sites synced and healthy at their rendered revision", len(st.Sites)-len(waiting), len(st.Sites))
+	msg := fmt.Sprintf("%d of %d sites synced and healthy at their rendered revision", len(st.Sites)-len(waiting),
+		len(st.Sites))
 	if len(waiting) > 0 {
 		return kit.False(gitopsv1alpha1.ReasonSitesNotDelivered, msg+"; not yet: "+strings.Join(waiting, "; "))
 	}

@@ -30,7 +30,8 @@ import (
 )
 
 // waitSite waits until check passes on the SiteSync's status entry of site, and returns the SiteSync.
-func waitSite(t *testing.T, key client.ObjectKey, site string, check func(g Gomega, s gitopsv1alpha1.SiteStatus)) *gitopsv1alpha1.SiteSync {
+func waitSite(t *testing.T, key client.ObjectKey, site string,
+	check func(g Gomega, s gitopsv1alpha1.SiteStatus)) *gitopsv1alpha1.SiteSync {
 	t.Helper()
 	var ss *gitopsv1alpha1.SiteSync
 	NewWithT(t).Eventually(func(g Gomega) {

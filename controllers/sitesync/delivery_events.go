@@ -32,7 +32,7 @@ func (r *Reconciler) emitDeliveryEvents(_ context.Context, run *scope) error {
 	for _, s := range run.obj.Status.Sites {
 		if s.Delivery == gitopsv1alpha1.DeliveryDelivered {
 			if d, ok := r.lag.converged(key, s.Name, s.LastRenderedRevision, r.Clock.Now()); ok {
-				siteConvergence.WithLabelValues(s.Name).Observe(d.Seconds())
+				r.Metrics.converged(s.Name, d)
 			}
 			continue
 		}

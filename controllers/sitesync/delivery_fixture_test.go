@@ -60,7 +60,8 @@ func setAppStatus(t *testing.T, ns, site string, status map[string]any) {
 	app := newApplication()
 	app.SetNamespace(ns)
 	app.SetName("siteops-" + site)
-	NewWithT(t).Expect(suite.k8s.Status().Patch(t.Context(), app, client.RawPatch("application/merge-patch+json", data))).To(Succeed())
+	NewWithT(t).Expect(suite.k8s.Status().Patch(t.Context(), app,
+		client.RawPatch("application/merge-patch+json", data))).To(Succeed())
 }
 
 // appStatus is a status of an Application: sync status at revision, health, and a health message.

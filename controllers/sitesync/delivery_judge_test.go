@@ -37,22 +37,38 @@ func TestJudgeSaysWhereARenderedCommitIs(t *testing.T) {
 		app  appView
 		want gitopsv1alpha1.DeliveryState
 	}{
-		{"synced healthy at rendered", appView{SyncStatus: "Synced", Health: "Healthy", Revision: rendered}, gitopsv1alpha1.DeliveryDelivered},
-		{"synced healthy at head", appView{SyncStatus: "Synced", Health: "Healthy", Revision: head}, gitopsv1alpha1.DeliveryDelivered},
-		{"synced healthy at an older commit", appView{SyncStatus: "Synced", Health: "Healthy", Revision: older}, gitopsv1alpha1.DeliveryPending},
-		{"healthy but a sync runs", appView{SyncStatus: "Synced", Health: "Healthy", Revision: rendered, Operating: true}, gitopsv1alpha1.DeliveryPending},
-		{"progressing", appView{SyncStatus: "Synced", Health: "Progressing", Revision: rendered}, gitopsv1alpha1.DeliveryPending},
-		{"suspended preview", appView{SyncStatus: "Synced", Health: "Suspended", Revision: rendered}, gitopsv1alpha1.DeliveryPending},
+		{"synced healthy at rendered", appView{SyncStatus: "Synced", Health: "Healthy", Revision: rendered},
+			gitopsv1alpha1.DeliveryDelivered},
+		{"synced healthy at head", appView{SyncStatus: "Synced", Health: "Healthy", Revision: head},
+			gitopsv1alpha1.DeliveryDelivered},
+		{"synced healthy at an older commit", appView{SyncStatus: "Synced", Health: "Healthy", Revision: older},
+			gitopsv1alpha1.DeliveryPending},
+		{"healthy but a sync runs", appView{SyncStatus: "Synced", Health: "Healthy", Revision: rendered, Operating: true},
+			gitopsv1alpha1.DeliveryPending},
+		{"progressing", appView{SyncStatus: "Synced", Health: "Progressing", Revision: rendered},
+			gitopsv1alpha1.DeliveryPending},
+		{"suspended preview", appView{SyncStatus: "Synced", Health: "Suspended", Revision: rendered},
+			gitopsv1alpha1.DeliveryPending},
 		{"degraded", appView{SyncStatus: "Synced", Health: "Degraded", Revision: rendered}, gitopsv1alpha1.DeliveryDegraded},
-		{"missing, not syncing", appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered}, gitopsv1alpha1.DeliveryDegraded},
-		{"missing while syncing", appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered, Operating: true}, gitopsv1alpha1.DeliveryPending},
-		{"out of sync, not syncing", appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered}, gitopsv1alpha1.DeliveryOutOfSync},
-		{"out of sync before automated sync starts", appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered, Settling: true}, gitopsv1alpha1.DeliveryPending},
-		{"missing before automated sync starts", appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered, Settling: true}, gitopsv1alpha1.DeliveryPending},
-		{"degraded under automated sync", appView{SyncStatus: "Synced", Health: "Degraded", Revision: rendered, Settling: true}, gitopsv1alpha1.DeliveryDegraded},
-		{"out of sync while syncing", appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered, Operating: true}, gitopsv1alpha1.DeliveryPending},
+		{"missing, not syncing", appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered},
+			gitopsv1alpha1.DeliveryDegraded},
+		{"missing while syncing", appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered, Operating: true},
+			gitopsv1alpha1.DeliveryPending},
+		{"out of sync, not syncing", appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered},
+			gitopsv1alpha1.DeliveryOutOfSync},
+		{"out of sync before automated sync starts",
+			appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered, Settling: true},
+			gitopsv1alpha1.DeliveryPending},
+		{"missing before automated sync starts",
+			appView{SyncStatus: "OutOfSync", Health: "Missing", Revision: rendered, Settling: true},
+			gitopsv1alpha1.DeliveryPending},
+		{"degraded under automated sync", appView{SyncStatus: "Synced", Health: "Degraded", Revision: rendered,
+			Settling: true}, gitopsv1alpha1.DeliveryDegraded},
+		{"out of sync while syncing", appView{SyncStatus: "OutOfSync", Health: "Healthy", Revision: rendered,
+			Operating: true}, gitopsv1alpha1.DeliveryPending},
 		{"never looked", appView{}, gitopsv1alpha1.DeliveryPending},
-		{"cluster unreachable", appView{SyncStatus: "Unknown", Health: "Healthy", Revision: rendered, Unreachable: true}, gitopsv1alpha1.DeliveryUnreachable},
+		{"cluster unreachable", appView{SyncStatus: "Unknown", Health: "Healthy", Revision: rendered, Unreachable: true},
+			gitopsv1alpha1.DeliveryUnreachable},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,7 +89,8 @@ func TestSyncDueOnlyWhenSomethingAsksForIt(t *testing.T) {
 		ss.Spec.Interval = &metav1.Duration{Duration: 10 * time.Minute}
 		at := metav1.NewTime(epoch)
 		ss.Status = gitopsv1alpha1.SiteSyncStatus{ObservedGeneration: 2, LastSyncTime: &at, Conditions: []metav1.Condition{
-			{Type: gitopsv1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: gitopsv1alpha1.ReasonSucceeded, ObservedGeneration: 2},
+			{Type: gitopsv1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: gitopsv1alpha1.ReasonSucceeded,
+				ObservedGeneration: 2},
 			{Type: gitopsv1alpha1.ConditionStalled, Status: metav1.ConditionFalse, Reason: gitopsv1alpha1.ReasonIdle},
 		}}
 		if mutate != nil {
@@ -95,8 +112,11 @@ func TestSyncDueOnlyWhenSomethingAsksForIt(t *testing.T) {
 		{"new trigger", synced(func(s *gitopsv1alpha1.SiteSync) {
 			s.Annotations = map[string]string{gitopsv1alpha1.RequestedAtAnnotation: "t2"}
 		}), time.Minute, true, 0},
-		{"after a failed sync", synced(func(s *gitopsv1alpha1.SiteSync) { s.Status.Conditions[0].Reason = gitopsv1alpha1.ReasonSyncFailed }), time.Minute, true, 0},
-		{"stalled", synced(func(s *gitopsv1alpha1.SiteSync) { s.Status.Conditions[1].Status = metav1.ConditionTrue }), time.Minute, true, 0},
+		{"after a failed sync",
+			synced(func(s *gitopsv1alpha1.SiteSync) { s.Status.Conditions[0].Reason = gitopsv1alpha1.ReasonSyncFailed }),
+			time.Minute, true, 0},
+		{"stalled", synced(func(s *gitopsv1alpha1.SiteSync) { s.Status.Conditions[1].Status = metav1.ConditionTrue }),
+			time.Minute, true, 0},
 		{"sites not delivered yet", synced(func(s *gitopsv1alpha1.SiteSync) {
 			s.Status.Conditions[0].Reason = gitopsv1alpha1.ReasonSitesNotDelivered
 		}), time.Minute, false, 9 * time.Minute},
@@ -127,7 +147,8 @@ func TestViewOfSeesAnUnreachableCluster(t *testing.T) {
 	g := NewWithT(t)
 	for _, msg := range []string{
 		`Failed to load live state: error synchronizing cache state : failed to sync cluster https://127.0.0.1:6443: ` +
-			`failed to load initial state of resource Deployment.apps: Get "https://127.0.0.1:6443/apis/apps/v1/deployments": connection refused`,
+			`failed to load initial state of resource Deployment.apps: ` +
+			`Get "https://127.0.0.1:6443/apis/apps/v1/deployments": connection refused`,
 		`Failed to load target state: failed to get cluster version for cluster "https://127.0.0.1:6443": ` +
 			`error synchronizing cache state : failed to sync cluster https://127.0.0.1:6443: connection refused`,
 	} {
@@ -209,7 +230,8 @@ func TestViewOfMessageNamesTheResourceThatHoldsTheSite(t *testing.T) {
 	}{
 		{"manager Rollout paused on its preview", app("Suspended", res("Rollout", "web", "Healthy", ""), paused),
 			"Rollout siteops-manager: BlueGreenPause", "Suspended", gitopsv1alpha1.DeliveryPending},
-		{"a Degraded resource comes first", app("Degraded", paused, res("Rollout", "web", "Degraded", "ProgressDeadlineExceeded")),
+		{"a Degraded resource comes first", app("Degraded", paused, res("Rollout", "web", "Degraded",
+			"ProgressDeadlineExceeded")),
 			"Rollout web: ProgressDeadlineExceeded", "Suspended", gitopsv1alpha1.DeliveryDegraded},
 		{"all Healthy: the last sync's", app("Healthy", res("Rollout", managerRolloutName, "Healthy", "")),
 			"successfully synced (all tasks run)", "Healthy", gitopsv1alpha1.DeliveryDelivered},

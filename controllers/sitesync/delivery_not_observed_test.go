@@ -72,7 +72,8 @@ func TestManagerWithoutArgoCDStartsAndSaysDeliveryIsNotObserved(t *testing.T) {
 	repo := newRepoName(t)
 	suite.git.NewRepo(t, repo, configRepo())
 	ss := &gitopsv1alpha1.SiteSync{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "sites"},
-		Spec: gitopsv1alpha1.SiteSyncSpec{Source: gitopsv1alpha1.GitSource{URL: suite.git.URL(repo), Ref: gitserver.DefaultBranch,
+		Spec: gitopsv1alpha1.SiteSyncSpec{Source: gitopsv1alpha1.GitSource{URL: suite.git.URL(repo),
+			Ref:       gitserver.DefaultBranch,
 			SecretRef: &gitopsv1alpha1.LocalSecretReference{Name: "git"}}, Interval: &metav1.Duration{Duration: time.Hour}}}
 	g.Expect(k8s.Create(t.Context(), ss)).To(Succeed())
 
@@ -81,7 +82,8 @@ func TestManagerWithoutArgoCDStartsAndSaysDeliveryIsNotObserved(t *testing.T) {
 		ready := meta.FindStatusCondition(ss.Status.Conditions, gitopsv1alpha1.ConditionReady)
 		g.Expect(ready).NotTo(BeNil())
 		g.Expect(ready.Status).To(Equal(metav1.ConditionTrue), ready.Message)
-		g.Expect(ready.Message).To(HaveSuffix("delivery is not observed: Argo CD's Application kind is not installed on this cluster"))
+		g.Expect(ready.Message).To(
+			HaveSuffix("delivery is not observed: Argo CD's Application kind is not installed on this cluster"))
 	}).WithTimeout(waitTimeout).Should(Succeed())
 	g.Expect(ss.Status.Sites).To(HaveLen(3))
 	for _, s := range ss.Status.Sites {

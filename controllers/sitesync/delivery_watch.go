@@ -35,7 +35,7 @@ import (
 // installed) the manager starts all the same and reports delivery as not observed, instead of failing on a
 // watch of a kind that does not exist.
 func applicationsServed(mapper meta.RESTMapper) (bool, error) {
-	_, err := mapper.RESTMapping(applicationGVK.GroupKind(), applicationGVK.Version)
+	_, err := mapper.RESTMapping(applicationGVK().GroupKind(), applicationGVK().Version)
 	switch {
 	case err == nil:
 		return true, nil
@@ -49,7 +49,7 @@ func applicationsServed(mapper meta.RESTMapper) (bool, error) {
 // newApplication is an empty Argo CD Application, for watches and patches.
 func newApplication() *unstructured.Unstructured {
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(applicationGVK)
+	u.SetGroupVersionKind(applicationGVK())
 	return u
 }
 
@@ -62,7 +62,8 @@ func (r *Reconciler) siteSyncsOf(ctx context.Context, app client.Object) []recon
 	}
 	list := &gitopsv1alpha1.SiteSyncList{}
 	if err := r.List(ctx, list); err != nil {
-		logf.FromContext(ctx).Error(err, "listing SiteSyncs for an Application; the interval requeue catches up", "application", client.ObjectKeyFromObject(app))
+		logf.FromContext(ctx).Error(err, "listing SiteSyncs for an Application; the interval requeue catches up",
+			"application", client.ObjectKeyFromObject(app))
 		return nil
 	}
 	var reqs []reconcile.Request

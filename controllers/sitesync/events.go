@@ -30,41 +30,47 @@ import (
 	"github.com/siteops/siteops/internal/kit"
 )
 
-// eventActions gives each event reason the action of events.k8s.io/v1 (what the controller did or tried).
-var eventActions = map[string]string{
-	gitopsv1alpha1.EventRendered:      "Push",
-	gitopsv1alpha1.EventSiteFailed:    "Render",
-	gitopsv1alpha1.EventForeignCommit: "FetchTarget",
-	gitopsv1alpha1.EventStalled:       "Sync",
-	gitopsv1alpha1.EventSyncFailed:    "Sync",
+// eventAction gives each event reason the action of events.k8s.io/v1 (what the controller did or tried).
+func eventAction(reason string) string {
+	switch reason {
+	case gitopsv1alpha1.EventRendered:
+		return "Push"
+	case gitopsv1alpha1.EventSiteFailed:
+		return "Render"
+	case gitopsv1alpha1.EventForeignCommit:
+		return "FetchTarget"
+	case gitopsv1alpha1.EventStalled, gitopsv1alpha1.EventSyncFailed:
+		return "Sync"
+	}
+	return ""
 }
 
 // events records one Event per visible action of the controller; reasons are the constants in
 // apis/gitops/v1alpha1/conditions.go.
 func (r *Reconciler) events() kit.Events {
-	return kit.Events{Recorder: r.Recorder, Actions: eventActions}
+	return kit.Events{Recorder: r.Recorder, Action: eventAction}
 }
 
 // emitEvents records the visible actions of a successful sync: the pushed commit, each newly failing site and
 // newly seen foreign commits. It also counts them in the metrics.
 func (r *Reconciler) emitEvents(_ context.Context, run *scope) error {
 	res := run.result
-	pushRetries.Add(float64(res.PushRetries))
-	observeRenderDurations(res.Sites)
+	r.Metrics.rendered(res.Sites, res.PushRetries)
 	if res.Pushed {
-		r.events().Normal(run.obj, gitopsv1alpha1.EventRendered, "pushed %s rendering source %s for sites %s", short(res.RenderedRevision), short(res.SourceRevision),
+		r.events().Normal(run.obj, gitopsv1alpha1.EventRendered, "pushed %s rendering source %s for sites %s",
+			short(res.RenderedRevision), short(res.SourceRevision),
 			strings.Join(renderedSites(res.Sites), ", "))
 	}
 	if lag, ok := r.lag.observe(client.ObjectKeyFromObject(run.obj), res.SourceRevision, r.seenAt(run), res.Pushed,
 		changedSites(res), r.Clock.Now()); ok {
-		syncLag.Observe(lag.Seconds())
+		r.Metrics.lagged(lag)
 	}
 	for _, s := range run.obj.Status.Sites {
 		prev, known := run.previous(s.Name)
 		if s.Ready || (known && !prev.Ready && prev.InputDigest == s.InputDigest) {
 			continue
 		}
-		renderFailures.WithLabelValues(s.Name, s.Reason).Inc()
+		r.Metrics.siteFailed(s.Name, s.Reason)
 		r.events().Warning(run.obj, gitopsv1alpha1.EventSiteFailed, "site %s: %s", s.Name, s.Message)
 	}
 	if len(res.ForeignCommits) > 0 {

@@ -55,12 +55,16 @@ func TestEmitEventsOncePerVisibleAction(t *testing.T) {
 		{"nothing pushed, nothing failed: no event", []gitopsv1alpha1.SiteStatus{{Name: "dev", Ready: true}},
 			gitops.SyncResult{SourceRevision: shaA, Sites: []gitops.SiteState{{Name: "dev", Ready: true}}}, nil},
 		{"newly failing site", []gitopsv1alpha1.SiteStatus{{Name: "dev", Ready: true, InputDigest: "d1"}},
-			gitops.SyncResult{SourceRevision: shaA, Sites: []gitops.SiteState{{Name: "dev", InputDigest: "d2", Message: "bad patch"}}},
+			gitops.SyncResult{SourceRevision: shaA,
+				Sites: []gitops.SiteState{{Name: "dev", InputDigest: "d2", Message: "bad patch"}}},
 			[]string{"Warning SiteFailed site dev: bad patch"}},
-		{"still failing with same inputs: no event", []gitopsv1alpha1.SiteStatus{{Name: "dev", InputDigest: "d2", Message: "bad patch"}},
-			gitops.SyncResult{SourceRevision: shaA, Sites: []gitops.SiteState{{Name: "dev", InputDigest: "d2", Message: "bad patch"}}}, nil},
+		{"still failing with same inputs: no event",
+			[]gitopsv1alpha1.SiteStatus{{Name: "dev", InputDigest: "d2", Message: "bad patch"}},
+			gitops.SyncResult{SourceRevision: shaA,
+				Sites: []gitops.SiteState{{Name: "dev", InputDigest: "d2", Message: "bad patch"}}}, nil},
 		{"failing again with new inputs", []gitopsv1alpha1.SiteStatus{{Name: "dev", InputDigest: "d2", Message: "bad patch"}},
-			gitops.SyncResult{SourceRevision: shaA, Sites: []gitops.SiteState{{Name: "dev", InputDigest: "d3", Message: "other"}}},
+			gitops.SyncResult{SourceRevision: shaA,
+				Sites: []gitops.SiteState{{Name: "dev", InputDigest: "d3", Message: "other"}}},
 			[]string{"Warning SiteFailed site dev: other"}},
 		{"new site failing on first sight", nil,
 			gitops.SyncResult{SourceRevision: shaA, Sites: []gitops.SiteState{{Name: "x", Message: "m"}}},
@@ -103,7 +107,8 @@ func TestFailureEventOncePerDistinctFailure(t *testing.T) {
 	rec := events.NewFakeRecorder(10)
 	r := &Reconciler{Clock: clocktesting.NewFakePassiveClock(epoch), Recorder: rec}
 	// As Reconcile hands it to the event and the status: scrubbed of credentials.
-	stalled := (&scope{}).redact.Error(kit.Stall(gitopsv1alpha1.ReasonSecretNotFound, errors.New(`secret "git" not found`)))
+	stalled := (&scope{}).redact.Error(kit.Stall(gitopsv1alpha1.ReasonSecretNotFound,
+		errors.New(`secret "git" not found`)))
 
 	run := newRun()
 	r.emitFailureEvent(run, stalled)

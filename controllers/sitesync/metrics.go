@@ -22,54 +22,117 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/internal/kit"
 )
 
-// Metrics of the SiteSync controller, served by the manager's metrics endpoint.
-var (
-	syncDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+// Metrics are the SiteSync controller's Prometheus series; the manager registers them with its metrics
+// registry and gives the Reconciler a Metrics. A nil *Metrics records nothing.
+type Metrics struct {
+	syncDuration    *prometheus.HistogramVec
+	renderDuration  *prometheus.HistogramVec
+	renderFailures  *prometheus.CounterVec
+	syncLag         prometheus.Histogram
+	siteConvergence *prometheus.HistogramVec
+	pushRetries     prometheus.Counter
+}
+
+// NewMetrics defines the SiteSync controller's series and registers them with reg.
+func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
+	m := &Metrics{}
+	var err error
+	if m.syncDuration, err = kit.Register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "siteops_sync_duration_seconds",
 		Help:    "Duration of one SiteSync sync (gitops.Sync: fetch, render of the affected sites, push), by SiteSync.",
 		Buckets: prometheus.ExponentialBuckets(0.05, 2, 14),
-	}, []string{"namespace", "name"})
-	renderDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+	}, []string{"namespace", "name"})); err != nil {
+		return nil, err
+	}
+	if m.renderDuration, err = kit.Register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "siteops_render_duration_seconds",
 		Help:    "Duration of one site's kustomize build in a SiteSync sync (failed builds included), by site.",
 		Buckets: prometheus.ExponentialBuckets(0.01, 2, 14),
-	}, []string{"site"})
-	renderFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
+	}, []string{"site"})); err != nil {
+		return nil, err
+	}
+	if m.renderFailures, err = kit.Register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "siteops_render_failures_total",
-		Help: "Sites that failed, by site and reason (InvalidSiteName, GuardRefused, KustomizeError, PlaintextSecret, NotPublished).",
-	}, []string{"site", "reason"})
-	syncLag = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Help: "Sites that failed, by site and reason (InvalidSiteName, GuardRefused, KustomizeError, " +
+			"PlaintextSecret, NotPublished).",
+	}, []string{"site", "reason"})); err != nil {
+		return nil, err
+	}
+	if m.syncLag, err = kit.Register(reg, prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "siteops_sync_lag_seconds",
 		Help:    "Time from a source commit being seen (push notification or fetch) to its rendered commit being pushed.",
 		Buckets: prometheus.ExponentialBuckets(0.1, 2, 14),
-	})
-	siteConvergence = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+	})); err != nil {
+		return nil, err
+	}
+	if m.siteConvergence, err = kit.Register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "siteops_site_convergence_seconds",
 		Help: "Time from a source commit being seen to a site's Argo CD Application being Synced and Healthy at the " +
 			"rendered commit siteops pushed for it, by site; once per source commit and site.",
 		Buckets: prometheus.ExponentialBuckets(0.25, 2, 14),
-	}, []string{"site"})
-	pushRetries = prometheus.NewCounter(prometheus.CounterOpts{
+	}, []string{"site"})); err != nil {
+		return nil, err
+	}
+	if m.pushRetries, err = kit.Register(reg, prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "siteops_git_push_retries_total",
 		Help: "Pushes of the rendered branch retried after the remote moved.",
-	})
-)
-
-func init() {
-	metrics.Registry.MustRegister(syncDuration, renderDuration, renderFailures, syncLag, siteConvergence, pushRetries)
+	})); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
-// observeRenderDurations adds one sample per site that this sync built to siteops_render_duration_seconds.
-func observeRenderDurations(sites []gitops.SiteState) {
+// synced observes one sync of key that took d in siteops_sync_duration_seconds.
+func (m *Metrics) synced(key types.NamespacedName, d time.Duration) {
+	if m != nil {
+		m.syncDuration.WithLabelValues(key.Namespace, key.Name).Observe(d.Seconds())
+	}
+}
+
+// forget drops the series of key, a deleted SiteSync.
+func (m *Metrics) forget(key types.NamespacedName) {
+	if m != nil {
+		m.syncDuration.DeleteLabelValues(key.Namespace, key.Name)
+	}
+}
+
+// rendered adds one sample per site that this sync built to siteops_render_duration_seconds, and the push
+// retries to siteops_git_push_retries_total.
+func (m *Metrics) rendered(sites []gitops.SiteState, pushRetries int) {
+	if m == nil {
+		return
+	}
+	m.pushRetries.Add(float64(pushRetries))
 	for _, s := range sites {
 		if s.Rendered {
-			renderDuration.WithLabelValues(s.Name).Observe(s.RenderDuration.Seconds())
+			m.renderDuration.WithLabelValues(s.Name).Observe(s.RenderDuration.Seconds())
 		}
+	}
+}
+
+// lagged observes a source commit's lag to its push in siteops_sync_lag_seconds.
+func (m *Metrics) lagged(d time.Duration) {
+	if m != nil {
+		m.syncLag.Observe(d.Seconds())
+	}
+}
+
+// siteFailed counts site's failure for reason in siteops_render_failures_total.
+func (m *Metrics) siteFailed(site, reason string) {
+	if m != nil {
+		m.renderFailures.WithLabelValues(site, reason).Inc()
+	}
+}
+
+// converged observes site's time from source commit to delivery in siteops_site_convergence_seconds.
+func (m *Metrics) converged(site string, d time.Duration) {
+	if m != nil {
+		m.siteConvergence.WithLabelValues(site).Observe(d.Seconds())
 	}
 }
 

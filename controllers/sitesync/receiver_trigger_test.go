@@ -86,7 +86,8 @@ func TestReceiverValidPushTriggersSyncAtOnce(t *testing.T) {
 	g.Expect(getSiteSync(t.Context(), g, key).Annotations).NotTo(HaveKey(gitopsv1alpha1.RequestedAtAnnotation))
 
 	// Oversize: 413, nothing triggered.
-	big := []byte(strings.Replace(string(body), `"ref"`, `"pad":"`+strings.Repeat("x", receiver.DefaultMaxBodyBytes)+`","ref"`, 1))
+	big := []byte(strings.Replace(string(body), `"ref"`, `"pad":"`+strings.Repeat("x", receiver.DefaultMaxBodyBytes)+
+		`","ref"`, 1))
 	g.Expect(post(t, key, githubHeaders(big, hookToken, "t-2"), big)).To(Equal(http.StatusRequestEntityTooLarge))
 	g.Expect(getSiteSync(t.Context(), g, key).Annotations).NotTo(HaveKey(gitopsv1alpha1.RequestedAtAnnotation))
 

@@ -40,7 +40,8 @@ import (
 )
 
 // shellFixture runs Reconcile over a fake API with a stubbed gitops.Sync.
-func shellFixture(t *testing.T, sync func(context.Context, gitops.SyncOptions) (gitops.SyncResult, error)) (*Reconciler, client.Client, *events.FakeRecorder) {
+func shellFixture(t *testing.T, sync func(context.Context, gitops.SyncOptions) (gitops.SyncResult,
+	error)) (*Reconciler, client.Client, *events.FakeRecorder) {
 	t.Helper()
 	g := NewWithT(t)
 	scheme := runtime.NewScheme()
@@ -105,7 +106,8 @@ func TestReconcileSuccessRequeuesAfterJitteredInterval(t *testing.T) {
 	r.Clock.(*clocktesting.FakePassiveClock).SetTime(epoch.Add(res.RequeueAfter))
 	_, err = r.Reconcile(t.Context(), ctrl.Request{NamespacedName: key})
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(got.Previous).To(HaveKeyWithValue("dev", gitops.SiteState{Name: "dev", Ready: true, InputDigest: "d", LastRenderedRevision: ""}))
+	g.Expect(got.Previous).To(HaveKeyWithValue("dev",
+		gitops.SiteState{Name: "dev", Ready: true, InputDigest: "d", LastRenderedRevision: ""}))
 	ss := &gitopsv1alpha1.SiteSync{}
 	g.Expect(c.Get(t.Context(), key, ss)).To(Succeed())
 	g.Expect(meta.IsStatusConditionTrue(ss.Status.Conditions, gitopsv1alpha1.ConditionReady)).To(BeTrue())

@@ -34,7 +34,9 @@ import (
 const appSetRefreshAnnotation = "argocd.argoproj.io/application-set-refresh"
 
 // appSetGVK is Argo CD's ApplicationSet kind.
-var appSetGVK = schema.GroupVersionKind{Group: "argoproj.io", Version: "v1alpha1", Kind: "ApplicationSet"}
+func appSetGVK() schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: "argoproj.io", Version: "v1alpha1", Kind: "ApplicationSet"}
+}
 
 // appSetsSite is the refresh tracker's key for the ApplicationSets of a SiteSync (no site is named so).
 const appSetsSite = "/applicationsets"
@@ -55,7 +57,7 @@ func (r *Reconciler) refreshApplicationSets(ctx context.Context, run *scope) err
 		return nil
 	}
 	list := &unstructured.UnstructuredList{}
-	list.SetGroupVersionKind(appSetGVK.GroupVersion().WithKind(appSetGVK.Kind + "List"))
+	list.SetGroupVersionKind(appSetGVK().GroupVersion().WithKind(appSetGVK().Kind + "List"))
 	err := r.APIReader.List(ctx, list, client.InNamespace(run.obj.DeliveryNamespace()),
 		client.MatchingLabels{gitopsv1alpha1.LabelSiteSync: run.obj.Name})
 	switch {
@@ -67,7 +69,8 @@ func (r *Reconciler) refreshApplicationSets(ctx context.Context, run *scope) err
 	}
 	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:"true"}}}`, appSetRefreshAnnotation)
 	for i := range list.Items {
-		if err := r.Patch(ctx, &list.Items[i], client.RawPatch(types.MergePatchType, patch)); client.IgnoreNotFound(err) != nil {
+		if err := r.Patch(ctx, &list.Items[i],
+			client.RawPatch(types.MergePatchType, patch)); client.IgnoreNotFound(err) != nil {
 			r.refreshed.undo(key, appSetsSite)
 			return fmt.Errorf("annotating ApplicationSet %s/%s: %w", list.Items[i].GetNamespace(), list.Items[i].GetName(), err)
 		}

@@ -31,7 +31,7 @@ import (
 func newAppSet(t *testing.T, ns, name, sitesync string) {
 	t.Helper()
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(appSetGVK)
+	u.SetGroupVersionKind(appSetGVK())
 	u.SetNamespace(ns)
 	u.SetName(name)
 	if sitesync != "" {
@@ -44,7 +44,7 @@ func newAppSet(t *testing.T, ns, name, sitesync string) {
 // appSetAnnotations reads the annotations of ApplicationSet ns/name.
 func appSetAnnotations(g Gomega, t *testing.T, ns, name string) map[string]string {
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(appSetGVK)
+	u.SetGroupVersionKind(appSetGVK())
 	g.Expect(suite.k8s.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: name}, u)).To(Succeed())
 	return u.GetAnnotations()
 }

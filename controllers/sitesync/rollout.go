@@ -116,7 +116,8 @@ func (r *Reconciler) dryPlan(rollout *waves.Rollout, obj *gitopsv1alpha1.SiteSyn
 			pending[s.Name] = s.State == gitopsv1alpha1.SitePending
 		}
 	}
-	return rollout.Plan(waves.Input{Revision: revision, Sites: planSites(st.Sites, func(s string) bool { return pending[s] }),
+	return rollout.Plan(waves.Input{Revision: revision,
+		Sites:    planSites(st.Sites, func(s string) bool { return pending[s] }),
 		Previous: st.Rollout, Annotations: obj.GetAnnotations(), Now: r.Clock.Now()})
 }
 

@@ -69,7 +69,8 @@ func TestSiteSyncMetricsAfterRealSyncs(t *testing.T) {
 	key := client.ObjectKeyFromObject(newSiteSync(t, ns, repo))
 	waitCondition(t, key, gitopsv1alpha1.ConditionReady, "False", gitopsv1alpha1.ReasonSitesFailed)
 
-	duration := withLabels(gathered(g, "siteops_sync_duration_seconds"), map[string]string{"namespace": ns, "name": key.Name})
+	duration := withLabels(gathered(g, "siteops_sync_duration_seconds"),
+		map[string]string{"namespace": ns, "name": key.Name})
 	g.Expect(duration).NotTo(BeNil())
 	g.Expect(duration.GetHistogram().GetSampleCount()).To(BeNumerically(">=", 1))
 	g.Expect(duration.GetHistogram().GetSampleSum()).To(BeNumerically(">", 0))
@@ -81,13 +82,15 @@ func TestSiteSyncMetricsAfterRealSyncs(t *testing.T) {
 		g.Expect(render.GetHistogram().GetSampleSum()).To(BeNumerically(">", 0), site)
 	}
 
-	failures := withLabels(gathered(g, "siteops_render_failures_total"), map[string]string{"site": "metricsbroken", "reason": "GuardRefused"})
+	failures := withLabels(gathered(g, "siteops_render_failures_total"),
+		map[string]string{"site": "metricsbroken", "reason": "GuardRefused"})
 	g.Expect(failures).NotTo(BeNil())
 	g.Expect(failures.GetCounter().GetValue()).To(BeNumerically(">=", 1))
 
 	lag := gathered(g, "siteops_sync_lag_seconds")
 	g.Expect(lag).NotTo(BeNil())
-	g.Expect(lag.GetMetric()[0].GetHistogram().GetSampleCount()).To(BeNumerically(">=", 1), "the pushed commit's lag was observed")
+	g.Expect(lag.GetMetric()[0].GetHistogram().GetSampleCount()).To(BeNumerically(">=", 1),
+		"the pushed commit's lag was observed")
 	g.Expect(lag.GetMetric()[0].GetHistogram().GetSampleSum()).To(BeNumerically(">=", 0))
 
 	retries := gathered(g, "siteops_git_push_retries_total")

@@ -82,10 +82,12 @@ func TestSiteSyncUnreadableSigningKeyStallsAndPushesNothing(t *testing.T) {
 	gitSecret(t, ns, "git", nil)
 	const passphrase = "Right-pass-91ac"
 	pgp := gitserver.NewOpenPGPKey(t, "siteops", "siteops@example.com", passphrase)
-	bytesSecret(t, ns, "signing", map[string][]byte{"git.asc": pgp.PrivateArmored, "passphrase": []byte("Wrong-pass-0b2d")})
+	bytesSecret(t, ns, "signing", map[string][]byte{"git.asc": pgp.PrivateArmored,
+		"passphrase": []byte("Wrong-pass-0b2d")})
 	key := client.ObjectKeyFromObject(newSiteSync(t, ns, repo, withSigningKey("signing")))
 
-	ss := waitCondition(t, key, gitopsv1alpha1.ConditionStalled, metav1.ConditionTrue, gitopsv1alpha1.ReasonSigningKeyInvalid)
+	ss := waitCondition(t, key, gitopsv1alpha1.ConditionStalled, metav1.ConditionTrue,
+		gitopsv1alpha1.ReasonSigningKeyInvalid)
 	msg := meta.FindStatusCondition(ss.Status.Conditions, gitopsv1alpha1.ConditionStalled).Message
 	g.Expect(msg).To(ContainSubstring(`signing key secret "signing"`))
 	g.Expect(msg).To(ContainSubstring("the passphrase does not unlock it"))
@@ -149,13 +151,15 @@ func TestSiteSyncVerifiedSourceStallsOnAnUnsignedCommitAndKeepsTheLastOutput(t *
 	unsigned := wt.Commit("unsigned change")
 	wt.Push()
 	requestSync(t, key, "unsigned")
-	ss := waitCondition(t, key, gitopsv1alpha1.ConditionStalled, metav1.ConditionTrue, gitopsv1alpha1.ReasonSourceNotVerified)
+	ss := waitCondition(t, key, gitopsv1alpha1.ConditionStalled, metav1.ConditionTrue,
+		gitopsv1alpha1.ReasonSourceNotVerified)
 	msg := meta.FindStatusCondition(ss.Status.Conditions, gitopsv1alpha1.ConditionStalled).Message
 	g.Expect(msg).To(ContainSubstring("commit " + unsigned[:12] + " is not signed"))
 	g.Expect(meta.FindStatusCondition(ss.Status.Conditions, gitopsv1alpha1.ConditionReady).Reason).
 		To(Equal(gitopsv1alpha1.ReasonSourceNotVerified))
 	g.Expect(ss.Status.SourceRevision).To(Equal(signed), "status still names the last verified revision")
-	g.Expect(suite.git.Head(t, repo, gitops.DefaultTargetBranch)).To(Equal(renderedHead), "the rendered branch is untouched")
+	g.Expect(suite.git.Head(t, repo, gitops.DefaultTargetBranch)).To(Equal(renderedHead),
+		"the rendered branch is untouched")
 	dev1, _ := renderedFile(t, repo, "dev")
 	g.Expect(dev1).To(ContainSubstring("nginx:1.27"))
 	g.Eventually(func(g Gomega) {

@@ -113,7 +113,8 @@ func foreignCommitsMessage(shas []string) string {
 	for i, s := range shas {
 		shorts[i] = short(s)
 	}
-	return fmt.Sprintf("%d commits on the target branch were not made by siteops: %s", len(shas), strings.Join(shorts, ", "))
+	return fmt.Sprintf("%d commits on the target branch were not made by siteops: %s", len(shas),
+		strings.Join(shorts, ", "))
 }
 
 // short abbreviates a commit SHA.

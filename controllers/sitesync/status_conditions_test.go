@@ -54,16 +54,21 @@ func TestSummarizeSetsConditions(t *testing.T) {
 	}{
 		{"all sites ready", &gitops.SyncResult{SourceRevision: shaA, RenderedRevision: shaB, Sites: []gitops.SiteState{
 			{Name: "dev", Ready: true}, {Name: "prod", Ready: true}}}, nil,
-			want{metav1.ConditionTrue, metav1.ConditionFalse, metav1.ConditionFalse, gitopsv1alpha1.ReasonSucceeded, "2 sites rendered"}},
+			want{metav1.ConditionTrue, metav1.ConditionFalse, metav1.ConditionFalse, gitopsv1alpha1.ReasonSucceeded,
+				"2 sites rendered"}},
 		{"one site failed", &gitops.SyncResult{SourceRevision: shaA, Sites: []gitops.SiteState{
 			{Name: "dev", Ready: true}, {Name: "prod", Message: "boom"}}}, nil,
-			want{metav1.ConditionFalse, metav1.ConditionFalse, metav1.ConditionFalse, gitopsv1alpha1.ReasonSitesFailed, "1 of 2 sites failed: prod"}},
+			want{metav1.ConditionFalse, metav1.ConditionFalse, metav1.ConditionFalse, gitopsv1alpha1.ReasonSitesFailed,
+				"1 of 2 sites failed: prod"}},
 		{"no sites", &gitops.SyncResult{SourceRevision: shaA}, nil,
 			want{metav1.ConditionFalse, metav1.ConditionFalse, metav1.ConditionFalse, gitopsv1alpha1.ReasonNoSites, "no site"}},
-		{"missing secret key stalls", nil, kit.Stall(gitopsv1alpha1.ReasonSecretInvalid, errors.New(`secret "git": missing key "password"`)),
-			want{metav1.ConditionFalse, metav1.ConditionFalse, metav1.ConditionTrue, gitopsv1alpha1.ReasonSecretInvalid, `missing key "password"`}},
+		{"missing secret key stalls", nil, kit.Stall(gitopsv1alpha1.ReasonSecretInvalid,
+			errors.New(`secret "git": missing key "password"`)),
+			want{metav1.ConditionFalse, metav1.ConditionFalse, metav1.ConditionTrue, gitopsv1alpha1.ReasonSecretInvalid,
+				`missing key "password"`}},
 		{"transient error retries", nil, fmt.Errorf("syncing: %w", errors.New("connection refused")),
-			want{metav1.ConditionFalse, metav1.ConditionTrue, metav1.ConditionFalse, gitopsv1alpha1.ReasonSyncFailed, "connection refused"}},
+			want{metav1.ConditionFalse, metav1.ConditionTrue, metav1.ConditionFalse, gitopsv1alpha1.ReasonSyncFailed,
+				"connection refused"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,7 +91,8 @@ func TestSummarizeSetsConditions(t *testing.T) {
 			g.Expect(ready.Reason).To(Equal(tc.want.reason))
 			g.Expect(ready.Message).To(ContainSubstring(tc.want.msg))
 			g.Expect(ready.ObservedGeneration).To(Equal(int64(3)))
-			g.Expect(meta.FindStatusCondition(st.Conditions, gitopsv1alpha1.ConditionReconciling).Status).To(Equal(tc.want.reconciling))
+			g.Expect(meta.FindStatusCondition(st.Conditions,
+				gitopsv1alpha1.ConditionReconciling).Status).To(Equal(tc.want.reconciling))
 			g.Expect(meta.FindStatusCondition(st.Conditions, gitopsv1alpha1.ConditionStalled).Status).To(Equal(tc.want.stalled))
 		})
 	}
@@ -121,7 +127,8 @@ func TestRecordResultMapsSitesAndScrubsMessages(t *testing.T) {
 	g.Expect(st.SourceRevision).To(Equal(shaA))
 	g.Expect(st.RenderedRevision).To(Equal(shaB))
 	g.Expect(st.Sites).To(Equal([]gitopsv1alpha1.SiteStatus{
-		{Name: "dev", InputDigest: "sha256:1", Ready: true, LastRenderedRevision: shaA, Warnings: []string{"bases: is deprecated"}},
+		{Name: "dev", InputDigest: "sha256:1", Ready: true, LastRenderedRevision: shaA,
+			Warnings: []string{"bases: is deprecated"}},
 		{Name: "prod", InputDigest: "sha256:2", Message: "fetching https://***@h/x failed"},
 	}))
 	foreign := meta.FindStatusCondition(st.Conditions, gitopsv1alpha1.ConditionForeignCommits)

@@ -39,6 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
@@ -161,6 +162,11 @@ func startManager(ctx context.Context, logger logr.Logger) (<-chan struct{}, err
 	if err != nil {
 		return nil, fmt.Errorf("creating manager: %w", err)
 	}
+	// The series are registered as the manager registers them, on the registry its endpoint serves.
+	m, err := NewMetrics(metrics.Registry)
+	if err != nil {
+		return nil, err
+	}
 	r := &Reconciler{
 		Client:    mgr.GetClient(),
 		APIReader: mgr.GetAPIReader(),
@@ -168,6 +174,7 @@ func startManager(ctx context.Context, logger logr.Logger) (<-chan struct{}, err
 		Recorder:  mgr.GetEventRecorder("siteops-sitesync"),
 		Clock:     &suite.clock,
 		WorkDir:   workDir,
+		Metrics:   m,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the controller: %w", err)
@@ -261,7 +268,8 @@ func requestSync(t *testing.T, key client.ObjectKey, value string) {
 	patch := []byte(fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, gitopsv1alpha1.RequestedAtAnnotation, value))
 	ss := &gitopsv1alpha1.SiteSync{}
 	ss.Namespace, ss.Name = key.Namespace, key.Name
-	NewWithT(t).Expect(suite.k8s.Patch(t.Context(), ss, client.RawPatch("application/merge-patch+json", patch))).To(Succeed())
+	NewWithT(t).Expect(suite.k8s.Patch(t.Context(), ss,
+		client.RawPatch("application/merge-patch+json", patch))).To(Succeed())
 }
 
 // eventsOf lists the events recorded for the SiteSync in ns.

@@ -41,7 +41,7 @@ func (r *Reconciler) runSync(ctx context.Context, run *scope) error {
 
 	start := r.Clock.Now()
 	result, err := r.sync(ctx, opts)
-	syncDuration.WithLabelValues(key.Namespace, key.Name).Observe(r.Clock.Since(start).Seconds())
+	r.Metrics.synced(key, r.Clock.Since(start))
 	if err != nil {
 		if errors.Is(err, gitops.ErrSourceNotVerified) {
 			return kit.Stall(gitopsv1alpha1.ReasonSourceNotVerified, err)

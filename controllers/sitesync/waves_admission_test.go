@@ -43,7 +43,8 @@ func TestWavesAdmissionAcceptsGlobsSchedulesAndZones(t *testing.T) {
 	ss.Spec.Freeze = []gitopsv1alpha1.FreezeWindow{
 		{Schedule: "0 18 * * 5", Duration: metav1.Duration{Duration: 62 * time.Hour}, TimeZone: "Europe/Berlin"},
 		{Schedule: "@daily", Duration: metav1.Duration{Duration: time.Hour}, TimeZone: "UTC"},
-		{Schedule: "*/30 9-17 * 12 MON-FRI", Duration: metav1.Duration{Duration: 5 * time.Minute}, TimeZone: "America/Argentina/Buenos_Aires"},
+		{Schedule: "*/30 9-17 * 12 MON-FRI", Duration: metav1.Duration{Duration: 5 * time.Minute},
+			TimeZone: "America/Argentina/Buenos_Aires"},
 	}
 	g.Expect(suite.k8s.Create(t.Context(), ss, client.DryRunAll)).To(Succeed())
 	g.Expect(ss.Spec.Waves).To(HaveLen(2))

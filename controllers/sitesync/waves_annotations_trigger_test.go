@@ -49,7 +49,8 @@ func TestWavesOverrideAnnotationAloneReleasesAFrozenPush(t *testing.T) {
 	ro.waitRollout(t, func(g Gomega, st *gitopsv1alpha1.RolloutStatus) {
 		g.Expect(rolloutSite(g, st, "dev").State).To(Equal(gitopsv1alpha1.SitePublished), st.Message)
 	})
-	g.Expect(suite.git.Log(t, ro.repo, gitops.DefaultTargetBranch)[0].Trailer(gitops.TrailerFreezeOverride)).To(Equal(reason))
+	g.Expect(suite.git.Log(t, ro.repo,
+		gitops.DefaultTargetBranch)[0].Trailer(gitops.TrailerFreezeOverride)).To(Equal(reason))
 }
 
 // TestWavesApprovalAnnotationAloneReleasesTheWave: `kubectl annotate sitesync NAME

@@ -37,7 +37,8 @@ func TestWavesFirstRenderGoesWaveByWave(t *testing.T) {
 	repo := newRepoName(t)
 	suite.git.NewRepo(t, repo, configRepo())
 	gitSecret(t, ns, "git", nil)
-	ro := rollout{ns: ns, repo: repo, key: client.ObjectKeyFromObject(newSiteSync(t, ns, repo, inNamespace(ns), onlySites("dev", "prod"),
+	ro := rollout{ns: ns, repo: repo, key: client.ObjectKeyFromObject(newSiteSync(t, ns, repo, inNamespace(ns),
+		onlySites("dev", "prod"),
 		func(ss *gitopsv1alpha1.SiteSync) {
 			ss.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"}}, {Name: "two", Sites: []string{"prod"}}}
 		}))}

@@ -76,7 +76,8 @@ func patchSiteSync(t *testing.T, key client.ObjectKey, v any) {
 	ss.Namespace, ss.Name = key.Namespace, key.Name
 	data, err := json.Marshal(v)
 	NewWithT(t).Expect(err).NotTo(HaveOccurred())
-	NewWithT(t).Expect(suite.k8s.Patch(t.Context(), ss, client.RawPatch("application/merge-patch+json", data))).To(Succeed())
+	NewWithT(t).Expect(suite.k8s.Patch(t.Context(), ss,
+		client.RawPatch("application/merge-patch+json", data))).To(Succeed())
 }
 
 // pushBaseChange commits a base change that changes every site's output and asks for a sync; it returns
@@ -85,7 +86,8 @@ func (ro rollout) pushBaseChange(t *testing.T, label string) string {
 	t.Helper()
 	wt := suite.git.Clone(t, ro.repo)
 	base := configRepo()["base/deployment.yaml"]
-	wt.Write("base/deployment.yaml", strings.Replace(base, "  name: web\n", "  name: web\n  labels: {change: "+label+"}\n", 1))
+	wt.Write("base/deployment.yaml", strings.Replace(base, "  name: web\n", "  name: web\n  labels: {change: "+label+
+		"}\n", 1))
 	sha := wt.Commit("base: " + label)
 	wt.Push()
 	requestSync(t, ro.key, label)
@@ -93,7 +95,8 @@ func (ro rollout) pushBaseChange(t *testing.T, label string) string {
 }
 
 // waitRollout waits until check passes on status.rollout and returns the SiteSync.
-func (ro rollout) waitRollout(t *testing.T, check func(g Gomega, st *gitopsv1alpha1.RolloutStatus)) *gitopsv1alpha1.SiteSync {
+func (ro rollout) waitRollout(t *testing.T,
+	check func(g Gomega, st *gitopsv1alpha1.RolloutStatus)) *gitopsv1alpha1.SiteSync {
 	t.Helper()
 	var ss *gitopsv1alpha1.SiteSync
 	NewWithT(t).Eventually(func(g Gomega) {

@@ -57,7 +57,9 @@ func main() {
 	case "argocd-git-ask-pass":
 		cmd = gitaskpass.NewCommand()
 	default:
-		fmt.Fprintf(os.Stderr, "%s: siteops' Argo CD build has argocd-application-controller, argocd-applicationset-controller, argocd-repo-server and argocd-git-ask-pass only\n", name)
+		fmt.Fprintf(os.Stderr,
+			"%s: siteops' Argo CD build has argocd-application-controller, argocd-applicationset-controller, "+
+				"argocd-repo-server and argocd-git-ask-pass only\n", name)
 		os.Exit(2)
 	}
 	if err := cmd.Execute(); err != nil {

@@ -75,7 +75,8 @@ func TestImageLoadsIntoARegistryWithEntrypointUserAndLabels(t *testing.T) {
 	m, err := idx.IndexManifest()
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(m.Manifests).To(HaveLen(1))
-	g.Expect(m.Manifests[0].Annotations).To(HaveKeyWithValue("org.opencontainers.image.ref.name", "ghcr.io/siteops/manager:v9.8.7"))
+	g.Expect(m.Manifests[0].Annotations).To(HaveKeyWithValue("org.opencontainers.image.ref.name",
+		"ghcr.io/siteops/manager:v9.8.7"))
 	g.Expect(m.Manifests[0].Digest.String()).To(Equal(strings.TrimSpace(string(digest))))
 	img, err := idx.Image(m.Manifests[0].Digest)
 	g.Expect(err).NotTo(HaveOccurred())
@@ -100,12 +101,15 @@ func TestImageLoadsIntoARegistryWithEntrypointUserAndLabels(t *testing.T) {
 	g.Expect(cf.Architecture).To(Equal(runtime.GOARCH))
 	g.Expect(cf.Config.Entrypoint).To(Equal([]string{"/manager"}))
 	g.Expect(cf.Config.User).To(Equal("65532:65532"))
-	g.Expect(cf.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.revision", "0123456789abcdef0123456789abcdef01234567"))
+	g.Expect(cf.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.revision",
+		"0123456789abcdef0123456789abcdef01234567"))
 	g.Expect(cf.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.version", "v9.8.7"))
-	g.Expect(cf.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.source", "https://github.com/siteops/siteops"))
+	g.Expect(cf.Config.Labels).To(HaveKeyWithValue("org.opencontainers.image.source",
+		"https://github.com/siteops/siteops"))
 	manifest, err := pulled.Manifest()
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(manifest.Annotations).To(HaveKeyWithValue("org.opencontainers.image.revision", "0123456789abcdef0123456789abcdef01234567"))
+	g.Expect(manifest.Annotations).To(HaveKeyWithValue("org.opencontainers.image.revision",
+		"0123456789abcdef0123456789abcdef01234567"))
 
 	// The one layer holds the binary, executable, and the nonroot user.
 	files := layerFiles(t, pulled)

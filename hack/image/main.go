@@ -44,7 +44,8 @@ func main() {
 func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("image", flag.ContinueOnError)
 	var o options
-	fs.StringVar(&o.binary, "binary", "", "the manager binary, linked statically (CGO_ENABLED=0) for linux/--arch (required)")
+	fs.StringVar(&o.binary, "binary", "",
+		"the manager binary, linked statically (CGO_ENABLED=0) for linux/--arch (required)")
 	fs.StringVar(&o.arch, "arch", runtime.GOARCH, "architecture of the binary and the image")
 	fs.StringVar(&o.version, "version", "dev", "org.opencontainers.image.version")
 	fs.StringVar(&o.revision, "revision", "", "org.opencontainers.image.revision: the source commit (required)")
@@ -80,6 +81,7 @@ func run(args []string, stdout io.Writer) error {
 			return fmt.Errorf("writing the digest: %w", err)
 		}
 	}
-	_, err = fmt.Fprintf(stdout, "built %s (linux/%s, revision %s) into %s\ndigest: %s\n", o.tag, o.arch, o.revision, *out, digest)
+	_, err = fmt.Fprintf(stdout, "built %s (linux/%s, revision %s) into %s\ndigest: %s\n", o.tag, o.arch, o.revision,
+		*out, digest)
 	return err
 }

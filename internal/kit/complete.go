@@ -30,7 +30,8 @@ type Completer func(b *builder.Builder, opts controller.Options, list client.Obj
 
 // Complete finishes b with c, or, when c is nil, as a plain controller that runs r only while the manager
 // leads.
-func Complete(c Completer, b *builder.Builder, opts controller.Options, list client.ObjectList, r reconcile.Reconciler) error {
+func Complete(c Completer, b *builder.Builder, opts controller.Options, list client.ObjectList,
+	r reconcile.Reconciler) error {
 	if c == nil {
 		return b.WithOptions(opts).Complete(r)
 	}

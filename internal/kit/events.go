@@ -22,13 +22,13 @@ import (
 	"k8s.io/client-go/tools/events"
 )
 
-// Events records one Event per visible action of a controller. Reasons are constants in apis/; Actions gives
+// Events records one Event per visible action of a controller. Reasons are constants in apis/; Action gives
 // each reason its events.k8s.io/v1 action (what the controller did or tried).
 type Events struct {
 	// Recorder sends the events; nil records nothing.
 	Recorder events.EventRecorder
-	// Actions maps a reason to its action; a reason without one gets "Reconcile".
-	Actions map[string]string
+	// Action returns a reason's action; a reason it returns "" for, or every reason when nil, gets "Reconcile".
+	Action func(reason string) string
 }
 
 // Normal records a Normal event about obj.
@@ -45,9 +45,11 @@ func (e Events) record(obj runtime.Object, typ, reason, format string, args ...a
 	if e.Recorder == nil {
 		return
 	}
-	action, ok := e.Actions[reason]
-	if !ok {
-		action = "Reconcile"
+	action := "Reconcile"
+	if e.Action != nil {
+		if a := e.Action(reason); a != "" {
+			action = a
+		}
 	}
 	e.Recorder.Eventf(obj, nil, typ, reason, action, format, args...)
 }

@@ -28,11 +28,19 @@ import (
 func TestEventsCarryTypeReasonAndNote(t *testing.T) {
 	g := NewWithT(t)
 	rec := events.NewFakeRecorder(4)
-	e := Events{Recorder: rec, Actions: map[string]string{"Promoted": "Promote"}}
+	e := Events{Recorder: rec, Action: promoteAction}
 	obj := &webappv1.Guestbook{}
 	e.Normal(obj, "Promoted", "pod %s is active", "p0")
 	e.Warning(obj, "Unlisted", "no action for %d", 1)
 	g.Expect(<-rec.Events).To(Equal("Normal Promoted pod p0 is active"))
 	g.Expect(<-rec.Events).To(Equal("Warning Unlisted no action for 1"))
 	Events{}.Normal(obj, "Promoted", "nil recorder records nothing")
+}
+
+// promoteAction is the action of reason Promoted.
+func promoteAction(reason string) string {
+	if reason == "Promoted" {
+		return "Promote"
+	}
+	return ""
 }

@@ -99,19 +99,26 @@ type subResourceClient struct {
 	name  string
 }
 
-func (s *subResourceClient) Create(ctx context.Context, obj, sub client.Object, opts ...client.SubResourceCreateOption) error {
-	return guard(s.fence, "create "+s.name+" of", obj, func() error { return s.SubResourceClient.Create(ctx, obj, sub, opts...) })
+func (s *subResourceClient) Create(ctx context.Context, obj, sub client.Object,
+	opts ...client.SubResourceCreateOption) error {
+	return guard(s.fence, "create "+s.name+" of", obj,
+		func() error { return s.SubResourceClient.Create(ctx, obj, sub, opts...) })
 }
 
-func (s *subResourceClient) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-	return guard(s.fence, "update "+s.name+" of", obj, func() error { return s.SubResourceClient.Update(ctx, obj, opts...) })
+func (s *subResourceClient) Update(ctx context.Context, obj client.Object,
+	opts ...client.SubResourceUpdateOption) error {
+	return guard(s.fence, "update "+s.name+" of", obj,
+		func() error { return s.SubResourceClient.Update(ctx, obj, opts...) })
 }
 
-func (s *subResourceClient) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
-	return guard(s.fence, "patch "+s.name+" of", obj, func() error { return s.SubResourceClient.Patch(ctx, obj, patch, opts...) })
+func (s *subResourceClient) Patch(ctx context.Context, obj client.Object, patch client.Patch,
+	opts ...client.SubResourcePatchOption) error {
+	return guard(s.fence, "patch "+s.name+" of", obj,
+		func() error { return s.SubResourceClient.Patch(ctx, obj, patch, opts...) })
 }
 
-func (s *subResourceClient) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+func (s *subResourceClient) Apply(ctx context.Context, obj runtime.ApplyConfiguration,
+	opts ...client.SubResourceApplyOption) error {
 	exit, err := s.fence.Enter()
 	if err != nil {
 		return fmt.Errorf("apply %s of %T: %w", s.name, obj, err)

@@ -113,7 +113,8 @@ func decide(o observation, t timing) decision {
 	case !o.known:
 		return decision{action: wait, reason: "lease or active Service unreadable", at: o.now.Add(t.retryPeriod)}
 	case !o.eligible && o.own && o.handedOver && o.promotedHere && o.now.Before(handedUntil):
-		return decision{action: wait, reason: "lease handed over at the promote: waiting for the active Service to select this pod", at: handedUntil}
+		return decision{action: wait,
+			reason: "lease handed over at the promote: waiting for the active Service to select this pod", at: handedUntil}
 	case !o.eligible && o.exists && o.own:
 		return decision{action: release, reason: "the active Service does not select this pod"}
 	case !o.eligible:
@@ -141,7 +142,8 @@ func decideLeading(o observation, t timing) decision {
 	case !o.known && !o.now.Before(deadline):
 		return decision{action: stepDown, reason: "could not renew the lease within the renew deadline"}
 	case !o.known:
-		return decision{action: wait, reason: "lease or active Service unreadable", at: earliest(o.now.Add(t.retryPeriod), deadline)}
+		return decision{action: wait, reason: "lease or active Service unreadable",
+			at: earliest(o.now.Add(t.retryPeriod), deadline)}
 	case !o.eligible:
 		return decision{action: stepDownRelease, reason: "the active Service no longer selects this pod"}
 	case !o.exists:
@@ -173,7 +175,8 @@ func decideYield(o observation, t timing) (decision, bool) {
 	case o.yielding && !o.promotedAway:
 		return decision{action: resume, reason: "the promote was undone before the active Service moved"}, true
 	case o.yielding && !o.now.Before(o.yieldingSince.Add(t.renewDeadline)):
-		return decision{action: resume, reason: "the active Service did not move within the renew deadline of the promote"}, true
+		return decision{action: resume,
+			reason: "the active Service did not move within the renew deadline of the promote"}, true
 	case o.promotedAway && !o.yielding && !o.yieldSpent && o.incoming != "":
 		return decision{action: handOver, reason: "the Rollout is promoted to another colour", to: o.incoming}, true
 	case o.promotedAway && !o.yielding && !o.yieldSpent:

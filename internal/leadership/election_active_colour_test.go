@@ -81,9 +81,11 @@ func TestPromoteMovesLeadershipOnTheWatch(t *testing.T) {
 	promote(t, ns, "active", "green")
 	g.Eventually(green.fence.Leading, eventually).Should(BeTrue())
 	g.Expect(leaders(blues...)).To(Equal(0))
-	err := fenced.Create(context.Background(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "late-write"}})
+	err := fenced.Create(context.Background(),
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "late-write"}})
 	g.Expect(errors.Is(err, ErrNotLeading)).To(BeTrue(), "the old leader's write is refused: %v", err)
-	g.Expect(apierrors.IsNotFound(k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "late-write"}, &corev1.ConfigMap{}))).
+	g.Expect(apierrors.IsNotFound(k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "late-write"},
+		&corev1.ConfigMap{}))).
 		To(BeTrue(), "the refused write never reached the apiserver")
 
 	promote(t, ns, "active", "blue") // undo
@@ -120,7 +122,8 @@ func TestLeadershipIsGainedLostAndGainedAgain(t *testing.T) {
 		g.Eventually(leader.fence.Leading, eventually).Should(BeTrue(), "switch %d", i)
 		g.Expect(other.fence.Leading()).To(BeFalse())
 	}
-	g.Expect(l.Events()).To(Equal([]string{"blue started", "blue stopped", "green started", "green stopped", "blue started",
+	g.Expect(l.Events()).To(Equal([]string{"blue started", "blue stopped", "green started", "green stopped",
+		"blue started",
 		"blue stopped", "green started", "green stopped", "blue started"}))
 	g.Expect(l.Overlaps()).To(BeEmpty())
 	g.Expect(gains).To(Receive(), "the last gain is announced")

@@ -112,7 +112,8 @@ func startColourPairWith(t *testing.T, ns string, tm timing3, rollouts bool) col
 	t.Helper()
 	g := NewWithT(t)
 	activeService(t, ns, "active", "blue")
-	p := colourPair{blueLog: &requestLog{}, greenLog: &requestLog{}, clock: clocktesting.NewFakeClock(t0), ledger: newLedger()}
+	p := colourPair{blueLog: &requestLog{}, greenLog: &requestLog{}, clock: clocktesting.NewFakeClock(t0),
+		ledger: newLedger()}
 	opts := func(hash string, r *requestLog) contenderOpts {
 		return contenderOpts{ns: ns, activeService: "active", hash: hash, pod: "manager-" + hash, timing: tm, clock: p.clock,
 			ledger: p.ledger, config: r.config(), rollouts: rollouts}

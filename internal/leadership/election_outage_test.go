@@ -52,9 +52,11 @@ func TestLeaderThatCannotRenewStopsBeforeTheLeaseExpires(t *testing.T) {
 		return leader.fence.Leading()
 	}, eventually).Should(BeFalse())
 	g.Expect(standby.fence.Leading()).To(BeFalse(), "the Lease has not expired on the standby's clock")
-	err := NewClient(k8s, leader.fence).Create(context.Background(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "late"}})
+	err := NewClient(k8s, leader.fence).Create(context.Background(),
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "late"}})
 	g.Expect(errors.Is(err, ErrNotLeading)).To(BeTrue(), "a leader past its renew deadline writes nothing: %v", err)
-	g.Expect(apierrors.IsNotFound(k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "late"}, &corev1.ConfigMap{}))).To(BeTrue())
+	g.Expect(apierrors.IsNotFound(k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "late"},
+		&corev1.ConfigMap{}))).To(BeTrue())
 
 	g.Eventually(func() bool {
 		clk.SetTime(t0.Add(short.lease))

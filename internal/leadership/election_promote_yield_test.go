@@ -42,8 +42,9 @@ func pausedOnPreview(t *testing.T, ns string) {
 				ActiveService: "active", PreviewService: "preview"}}}}
 	g.Expect(k8s.Create(context.Background(), ro)).To(Succeed())
 	ro.Status = rolloutsv1alpha1.RolloutStatus{ControllerPause: true, CurrentPodHash: "green",
-		PauseConditions: []rolloutsv1alpha1.PauseCondition{{Reason: rolloutsv1alpha1.PauseReasonBlueGreenPause, StartTime: metav1.Now()}},
-		BlueGreen:       rolloutsv1alpha1.BlueGreenStatus{ActiveSelector: "blue", PreviewSelector: "green"}}
+		PauseConditions: []rolloutsv1alpha1.PauseCondition{{Reason: rolloutsv1alpha1.PauseReasonBlueGreenPause,
+			StartTime: metav1.Now()}},
+		BlueGreen: rolloutsv1alpha1.BlueGreenStatus{ActiveSelector: "blue", PreviewSelector: "green"}}
 	g.Expect(k8s.Status().Update(context.Background(), ro)).To(Succeed())
 }
 
@@ -82,7 +83,8 @@ func TestPromoteHandsTheLeaseOverBeforeTheServiceMoves(t *testing.T) {
 	p := promotedColourPair(t, ns, never, true)
 	_, err := p.blue.fence.Enter()
 	g.Expect(err).To(MatchError(ErrNotLeading))
-	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("manager-green"), "blue hands the Lease to green's pod at the promote")
+	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("manager-green"),
+		"blue hands the Lease to green's pod at the promote")
 	g.Consistently(p.green.fence.Leading).Should(BeFalse(), "green waits for the active Service to select it")
 	g.Expect(p.blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the hand-over only")
 
@@ -110,7 +112,8 @@ func TestPromoteWithoutAReadyNewColourStopsTheLeadersWrites(t *testing.T) {
 	g.Eventually(p.green.fence.Leading, eventually).Should(BeTrue())
 	g.Expect(holder(g, ns)).To(Equal("green"))
 	g.Expect(p.blueLog.Take()).To(Equal(map[string]int{"PUT leases": 1}), "blue: the release only")
-	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped writing", "blue stopped", "green started"}))
+	g.Expect(p.ledger.Events()).To(Equal([]string{"blue started", "blue stopped writing", "blue stopped",
+		"green started"}))
 	g.Expect(p.ledger.Overlaps()).To(BeEmpty())
 }
 

@@ -74,6 +74,8 @@ type Config struct {
 	Clock clock.Clock
 	// Log gets one line per change of leadership.
 	Log logr.Logger
+	// Metrics, when set, reports whether this manager leads.
+	Metrics *Metrics
 }
 
 // Elector runs the election for one manager.
@@ -115,7 +117,8 @@ func New(cfg Config) (*Elector, error) {
 	case cfg.Namespace == "" || cfg.Name == "" || cfg.Identity == "":
 		return nil, errors.New("leader election needs the Lease's namespace and name and this manager's identity")
 	case cfg.ActiveService != "" && cfg.PodTemplateHash == "":
-		return nil, fmt.Errorf("leader election follows the active Service %s, so it needs this pod's %s label", cfg.ActiveService, PodTemplateHashLabel)
+		return nil, fmt.Errorf("leader election follows the active Service %s, so it needs this pod's %s label",
+			cfg.ActiveService, PodTemplateHashLabel)
 	case cfg.RetryPeriod <= 0 || cfg.RenewDeadline <= cfg.RetryPeriod || cfg.LeaseDuration <= cfg.RenewDeadline:
 		return nil, fmt.Errorf("leader election needs 0 < retry period (%s) < renew deadline (%s) < lease duration (%s)",
 			cfg.RetryPeriod, cfg.RenewDeadline, cfg.LeaseDuration)
@@ -302,16 +305,18 @@ func (e *Elector) requestTimeout(now time.Time) time.Duration {
 func (e *Elector) startLeading(reason string) {
 	e.leading = true
 	e.cfg.Fence.Grant()
-	leaderGauge.WithLabelValues(e.cfg.Name).Set(1)
-	e.cfg.Log.Info("started leading", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "identity", e.cfg.Identity, "reason", reason)
+	e.cfg.Metrics.setLeading(e.cfg.Name, true)
+	e.cfg.Log.Info("started leading", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "identity", e.cfg.Identity,
+		"reason", reason)
 }
 
 // stopLeading closes the fence and waits, at most a renew deadline, for the writes it had admitted.
 func (e *Elector) stopLeading(reason string) {
 	e.leading, e.yield = false, yieldState{}
 	drained, _ := e.cfg.Fence.Revoke()
-	leaderGauge.WithLabelValues(e.cfg.Name).Set(0)
-	e.cfg.Log.Info("stopped leading", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "identity", e.cfg.Identity, "reason", reason)
+	e.cfg.Metrics.setLeading(e.cfg.Name, false)
+	e.cfg.Log.Info("stopped leading", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "identity", e.cfg.Identity,
+		"reason", reason)
 	select {
 	case <-drained:
 	case <-e.cfg.Clock.After(e.cfg.RenewDeadline):

@@ -22,7 +22,8 @@ import (
 )
 
 // ErrNotLeading is the error of a write refused because the manager does not lead at the moment of the write.
-var ErrNotLeading = errors.New("this manager does not lead: write refused (another manager, or none, holds the leader lease)")
+var ErrNotLeading = errors.New(
+	"this manager does not lead: write refused (another manager, or none, holds the leader lease)")
 
 // Fence is the manager's leadership as the rest of the process sees it: whether it leads now, news of each time
 // it starts leading, and admission of writes. A write is admitted only while the manager leads, and Revoke

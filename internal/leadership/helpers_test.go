@@ -171,7 +171,8 @@ func startContender(t *testing.T, name string, o contenderOpts) *contender {
 		rollouts = ro.ArgoprojV1alpha1().RESTClient()
 	}
 	fence := &Fence{}
-	e, err := New(Config{Client: c, Namespace: o.ns, Name: leaseName, Identity: name, PodName: o.pod, ActiveService: o.activeService, Rollouts: rollouts,
+	e, err := New(Config{Client: c, Namespace: o.ns, Name: leaseName, Identity: name, PodName: o.pod,
+		ActiveService: o.activeService, Rollouts: rollouts,
 		PodTemplateHash: o.hash, LeaseDuration: o.timing.lease, RenewDeadline: o.timing.renew, RetryPeriod: o.timing.retry,
 		ReleaseOnCancel: true, Fence: fence, Clock: o.clock, Log: logr.New(ledgerSink{who: name, l: o.ledger})})
 	if err != nil {
@@ -204,7 +205,8 @@ func activeService(t *testing.T, ns, name, hash string) {
 func colourPod(t *testing.T, ns, name, hash string, ready bool) {
 	t.Helper()
 	g := NewWithT(t)
-	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{"app": "manager", PodTemplateHashLabel: hash}},
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name,
+		Labels: map[string]string{"app": "manager", PodTemplateHashLabel: hash}},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager", Image: "manager"}}}}
 	g.Expect(k8s.Create(context.Background(), pod)).To(Succeed())
 	status := corev1.ConditionFalse
@@ -219,7 +221,8 @@ func colourPod(t *testing.T, ns, name, hash string, ready bool) {
 func promote(t *testing.T, ns, name, hash string) {
 	t.Helper()
 	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	patch := client.RawPatch("application/merge-patch+json", fmt.Appendf(nil, `{"spec":{"selector":{%q:%q}}}`, PodTemplateHashLabel, hash))
+	patch := client.RawPatch("application/merge-patch+json",
+		fmt.Appendf(nil, `{"spec":{"selector":{%q:%q}}}`, PodTemplateHashLabel, hash))
 	NewWithT(t).Expect(k8s.Patch(context.Background(), svc, patch)).To(Succeed())
 }
 

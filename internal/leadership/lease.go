@@ -73,7 +73,8 @@ func (e *Elector) createLease(ctx context.Context, now time.Time) (*coordination
 
 // acquireLease takes cur in this manager's name. The update carries cur's resourceVersion, so it fails with a
 // conflict when anyone wrote the Lease since it was read.
-func (e *Elector) acquireLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time) (*coordinationv1.Lease, error) {
+func (e *Elector) acquireLease(ctx context.Context, cur *coordinationv1.Lease,
+	now time.Time) (*coordinationv1.Lease, error) {
 	l := cur.DeepCopy()
 	t := metav1.NewMicroTime(now)
 	if !e.owns(ptr.Deref(l.Spec.HolderIdentity, "")) {
@@ -87,7 +88,8 @@ func (e *Elector) acquireLease(ctx context.Context, cur *coordinationv1.Lease, n
 }
 
 // renewLease renews cur, which this manager holds, in its identity (a Lease handed over names only its pod).
-func (e *Elector) renewLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time) (*coordinationv1.Lease, error) {
+func (e *Elector) renewLease(ctx context.Context, cur *coordinationv1.Lease,
+	now time.Time) (*coordinationv1.Lease, error) {
 	l := cur.DeepCopy()
 	t := metav1.NewMicroTime(now)
 	l.Spec.HolderIdentity = ptr.To(e.cfg.Identity)
@@ -99,7 +101,8 @@ func (e *Elector) renewLease(ctx context.Context, cur *coordinationv1.Lease, now
 // releaseLease hands cur to the pod to, which then holds it for a lease duration from now; with to "", to
 // nobody: no holder and a one-second duration, as client-go's elector releases, so that every contender sees it
 // free at once. It returns the Lease as written, and is a no-op (cur) when cur is not this manager's.
-func (e *Elector) releaseLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time, to string) (*coordinationv1.Lease, error) {
+func (e *Elector) releaseLease(ctx context.Context, cur *coordinationv1.Lease, now time.Time,
+	to string) (*coordinationv1.Lease, error) {
 	if cur == nil || !e.owns(ptr.Deref(cur.Spec.HolderIdentity, "")) {
 		return cur, nil
 	}
@@ -119,7 +122,8 @@ func (e *Elector) releaseLease(ctx context.Context, cur *coordinationv1.Lease, n
 }
 
 // updateLease writes l.
-func (e *Elector) updateLease(ctx context.Context, l *coordinationv1.Lease, doing string) (*coordinationv1.Lease, error) {
+func (e *Elector) updateLease(ctx context.Context, l *coordinationv1.Lease,
+	doing string) (*coordinationv1.Lease, error) {
 	out, err := e.leases().Update(ctx, l, metav1.UpdateOptions{})
 	e.conflicted = apierrors.IsConflict(err)
 	if err != nil {

@@ -17,32 +17,40 @@ limitations under the License.
 package leadership
 
 import (
-	"errors"
-
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/siteops/siteops/internal/kit"
 )
 
-// leaderGauge is leader_election_master_status, the series controller-runtime's leader election reports: 1
-// while this manager leads the Lease named by the label, else 0. controller-runtime registers it whatever
-// election runs; registering the same definition again hands back the registered one, so dashboards and alerts
-// read the same series whichever elector runs.
-var leaderGauge = registeredGauge(prometheus.NewGaugeVec(prometheus.GaugeOpts{
-	Name: "leader_election_master_status",
-	Help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
-}, []string{"name"}))
+// Metrics reports leadership as leader_election_master_status, the series controller-runtime's leader election
+// reports: 1 while this manager leads the Lease named by the label, else 0. A nil *Metrics reports nothing.
+type Metrics struct {
+	leader *prometheus.GaugeVec
+}
 
-// registeredGauge registers g, or returns the identical gauge already registered.
-func registeredGauge(g *prometheus.GaugeVec) *prometheus.GaugeVec {
-	err := metrics.Registry.Register(g)
-	var already prometheus.AlreadyRegisteredError
-	if errors.As(err, &already) {
-		if existing, ok := already.ExistingCollector.(*prometheus.GaugeVec); ok {
-			return existing
-		}
-	}
+// NewMetrics registers leader_election_master_status with reg (the manager's metrics registry).
+// controller-runtime registers the same definition with its registry whichever election runs; NewMetrics then
+// uses the registered gauge, so dashboards and alerts read the same series whichever elector runs.
+func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
+	leader, err := kit.Register(reg, prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "leader_election_master_status",
+		Help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates " +
+			"master. 'name' is the string used to identify the lease. Please make sure to group by name.",
+	}, []string{"name"}))
 	if err != nil {
-		panic(err) // a fixed definition: fails only if controller-runtime changes its own
+		return nil, err
 	}
-	return g
+	return &Metrics{leader: leader}, nil
+}
+
+// setLeading sets lease's series to 1 when leading, else 0.
+func (m *Metrics) setLeading(lease string, leading bool) {
+	if m == nil {
+		return
+	}
+	v := 0.0
+	if leading {
+		v = 1
+	}
+	m.leader.WithLabelValues(lease).Set(v)
 }

@@ -67,5 +67,6 @@ func promoting(ro *rolloutsv1alpha1.Rollout) bool {
 	st := ro.Status
 	unpausing := st.ControllerPause && len(st.PauseConditions) == 0
 	active := st.BlueGreen.ActiveSelector
-	return unpausing && !st.Abort && !ro.Spec.Paused && active != "" && st.CurrentPodHash != "" && st.CurrentPodHash != active
+	return unpausing && !st.Abort && !ro.Spec.Paused && active != "" && st.CurrentPodHash != "" &&
+		st.CurrentPodHash != active
 }

@@ -34,9 +34,11 @@ import (
 // hand-over, a release or a takeover is acted on as soon as the apiserver tells, not at the next retry period,
 // and without reading either object again first.
 func (e *Elector) watch(ctx context.Context) {
-	e.leaseInformer = e.inform(ctx, e.cfg.Client.CoordinationV1().RESTClient(), "leases", e.cfg.Name, &coordinationv1.Lease{})
+	e.leaseInformer = e.inform(ctx, e.cfg.Client.CoordinationV1().RESTClient(), "leases", e.cfg.Name,
+		&coordinationv1.Lease{})
 	if e.cfg.ActiveService != "" {
-		e.serviceInformer = e.inform(ctx, e.cfg.Client.CoreV1().RESTClient(), "services", e.cfg.ActiveService, &corev1.Service{})
+		e.serviceInformer = e.inform(ctx, e.cfg.Client.CoreV1().RESTClient(), "services", e.cfg.ActiveService,
+			&corev1.Service{})
 		e.watchColours(ctx)
 		e.watchRollouts(ctx)
 	}
@@ -44,7 +46,8 @@ func (e *Elector) watch(ctx context.Context) {
 
 // inform runs an informer of the one object name of resource in the elector's namespace (with name "", of
 // every object of resource there) until ctx ends; each event wakes the elector.
-func (e *Elector) inform(ctx context.Context, rc rest.Interface, resource, name string, obj runtime.Object) cache.SharedIndexInformer {
+func (e *Elector) inform(ctx context.Context, rc rest.Interface, resource, name string,
+	obj runtime.Object) cache.SharedIndexInformer {
 	lw := cache.NewFilteredListWatchFromClient(rc, resource, e.cfg.Namespace, func(o *metav1.ListOptions) {
 		if name != "" {
 			o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()

@@ -32,6 +32,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	"github.com/siteops/siteops/internal/kit"
 )
 
 // Leadership is what a Gate asks of the manager's leader election: whether the manager leads now, news of
@@ -97,15 +99,15 @@ func (Idle) Reconcile(context.Context, reconcile.Request) (reconcile.Result, err
 	return reconcile.Result{}, nil
 }
 
-// Completer is a controller completer (the Complete field of siteops' reconcilers) that runs the controller
+// Completer returns a kit.Completer (the Complete field of siteops' reconcilers) that runs the controller
 // through a Gate over the reconciler it completes (the leader's) and standby, with standby's reconciles of each
 // object at least pace apart. The controller runs without waiting for leadership and re-queues every object of
 // its kind each time the manager starts leading, so the leader acts on what the standby only looked at.
-func Completer(mgr manager.Manager, l Leadership, standby reconcile.Reconciler, pace time.Duration) func(*builder.Builder, controller.Options,
-	client.ObjectList, reconcile.Reconciler) error {
+func Completer(mgr manager.Manager, l Leadership, standby reconcile.Reconciler, pace time.Duration) kit.Completer {
 	return func(b *builder.Builder, opts controller.Options, list client.ObjectList, leader reconcile.Reconciler) error {
 		events := make(chan event.GenericEvent)
-		if err := mgr.Add(&resyncOnElection{client: mgr.GetClient(), list: list, events: events, gained: l.Subscribe()}); err != nil {
+		if err := mgr.Add(&resyncOnElection{client: mgr.GetClient(), list: list, events: events,
+			gained: l.Subscribe()}); err != nil {
 			return fmt.Errorf("adding the election resync: %w", err)
 		}
 		opts.NeedLeaderElection = ptr.To(false)

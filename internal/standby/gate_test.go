@@ -94,5 +94,6 @@ func TestStandbyReconcileErrorIsKeptWhileTheManagerDoesNotLead(t *testing.T) {
 	cancel() // the manager stops: no leadership gained
 	var err error
 	g.Eventually(done).Should(Receive(&err))
-	g.Expect(errors.Is(err, context.Canceled)).To(BeTrue(), "a standby reconcile that fails for another reason says so: %v", err)
+	g.Expect(errors.Is(err, context.Canceled)).To(BeTrue(),
+		"a standby reconcile that fails for another reason says so: %v", err)
 }

@@ -24,7 +24,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// Pacer spaces the standby reconciles of each object at least Interval apart, so that a manager in shadow mode
+// Pacer spaces the standby reconciles of each object at least Interval apart, so that a manager in standby mode
 // sends the apiserver at most one round of dry runs per object per Interval however often the object changes:
 // a reconcile that comes sooner is put off to the end of the interval, and then sees the object as it is by then.
 // The leader's reconciles are never paced.

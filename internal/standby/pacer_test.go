@@ -60,7 +60,8 @@ func TestPacerForgetsObjectsWhoseIntervalIsOver(t *testing.T) {
 	p := &Pacer{Interval: time.Second, Clock: clk}
 	for i := range 5000 {
 		clk.SetTime(clk.Now().Add(time.Millisecond))
-		g.Expect(p.Wait(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("gb-%d", i)}})).To(BeZero())
+		g.Expect(p.Wait(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns",
+			Name: fmt.Sprintf("gb-%d", i)}})).To(BeZero())
 	}
 	g.Expect(len(p.last)).To(BeNumerically("<=", 2*1000+1024), "about the last second's objects, not all 5,000")
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package standby runs the manager's controllers while it does not hold the leader lease (shadow mode),
+// Package standby runs the manager's controllers while it does not hold the leader lease (standby mode),
 // without changing anything: every write goes to the apiserver as a server-side dry run (so admission and
 // validation still answer) and is recorded in a Report, served as JSON on the preview Service and as metrics.
 // Before a blue/green promotion the report tells what the new version would change. The controllers do not
@@ -63,7 +63,8 @@ func (c *WriteRecorder) Update(ctx context.Context, obj client.Object, opts ...c
 }
 
 // Patch records the fields the patch sets and sends it.
-func (c *WriteRecorder) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+func (c *WriteRecorder) Patch(ctx context.Context, obj client.Object, patch client.Patch,
+	opts ...client.PatchOption) error {
 	c.record("patch", "", obj, patchFields(obj, patch))
 	if c.DryRun {
 		opts = append(opts, client.DryRunAll)
@@ -140,7 +141,8 @@ type subResourceClient struct {
 	name   string
 }
 
-func (s *subResourceClient) Create(ctx context.Context, obj, sub client.Object, opts ...client.SubResourceCreateOption) error {
+func (s *subResourceClient) Create(ctx context.Context, obj, sub client.Object,
+	opts ...client.SubResourceCreateOption) error {
 	s.parent.record("create", s.name, obj, nil)
 	if s.parent.DryRun {
 		opts = append(opts, client.DryRunAll)
@@ -148,7 +150,8 @@ func (s *subResourceClient) Create(ctx context.Context, obj, sub client.Object, 
 	return s.SubResourceClient.Create(ctx, obj, sub, opts...)
 }
 
-func (s *subResourceClient) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+func (s *subResourceClient) Update(ctx context.Context, obj client.Object,
+	opts ...client.SubResourceUpdateOption) error {
 	s.parent.record("update", s.name, obj, s.parent.changedFields(ctx, obj))
 	if s.parent.DryRun {
 		opts = append(opts, client.DryRunAll)
@@ -156,7 +159,8 @@ func (s *subResourceClient) Update(ctx context.Context, obj client.Object, opts 
 	return s.SubResourceClient.Update(ctx, obj, opts...)
 }
 
-func (s *subResourceClient) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+func (s *subResourceClient) Patch(ctx context.Context, obj client.Object, patch client.Patch,
+	opts ...client.SubResourcePatchOption) error {
 	s.parent.record("patch", s.name, obj, patchFields(obj, patch))
 	if s.parent.DryRun {
 		opts = append(opts, client.DryRunAll)

@@ -115,14 +115,16 @@ func TestApplyIsStampedWhenSent(t *testing.T) {
 	sent := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
 	clk := clocktesting.NewFakePassiveClock(sent)
 	slow := interceptor.NewClient(direct, interceptor.Funcs{
-		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration,
+			opts ...client.ApplyOption) error {
 			clk.SetTime(sent.Add(time.Second)) // the apiserver takes a second to answer
 			return c.Apply(ctx, obj, opts...)
 		},
 	})
 	report := &standby.Report{Clock: clk}
 	cm := corev1ac.ConfigMap("cm", "apply-sent").WithData(map[string]string{"k": "v"})
-	g.Expect(standby.NewWriteRecorder(slow, report, false).Apply(ctx, cm, client.FieldOwner("recorder-test"))).To(Succeed())
+	g.Expect(standby.NewWriteRecorder(slow, report, false).Apply(ctx, cm,
+		client.FieldOwner("recorder-test"))).To(Succeed())
 	s := report.Summarize(true)
 	g.Expect(s.Writes).To(Equal(1))
 	g.Expect(s.Recent[0].Time).To(BeTemporally("==", sent), "stamped when sent, not when it returned")

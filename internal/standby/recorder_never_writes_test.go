@@ -49,7 +49,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestDryRunWriteRecorderNeverWrites sends every kind of write through a dry-run shadow client against the real
+// TestDryRunWriteRecorderNeverWrites sends every kind of write through a dry-run standby client against the real
 // apiserver and shows that nothing is persisted, while the report names each write and its fields.
 func TestDryRunWriteRecorderNeverWrites(t *testing.T) {
 	g := NewWithT(t)
@@ -60,17 +60,20 @@ func TestDryRunWriteRecorderNeverWrites(t *testing.T) {
 	report := &standby.Report{Clock: clk}
 	sc := standby.NewWriteRecorder(direct, report, true)
 
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shadow"}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "standby"}}
 	g.Expect(direct.Create(ctx, ns)).To(Succeed())
-	existing := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "existing", Namespace: "shadow"}, Data: map[string]string{"a": "1"}}
+	existing := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "existing", Namespace: "standby"},
+		Data: map[string]string{"a": "1"}}
 	g.Expect(direct.Create(ctx, existing)).To(Succeed())
-	gb := &webappv1.Guestbook{ObjectMeta: metav1.ObjectMeta{Name: "gb", Namespace: "shadow"},
+	gb := &webappv1.Guestbook{ObjectMeta: metav1.ObjectMeta{Name: "gb", Namespace: "standby"},
 		Spec: webappv1.GuestbookSpec{Size: 1, ConfigMapName: "existing", Alias: "Phone"}}
 	g.Expect(direct.Create(ctx, gb)).To(Succeed())
 
 	// create
-	g.Expect(sc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "new", Namespace: "shadow"}})).To(Succeed())
-	g.Expect(apierrors.IsNotFound(direct.Get(ctx, client.ObjectKey{Namespace: "shadow", Name: "new"}, &corev1.ConfigMap{}))).To(BeTrue())
+	g.Expect(sc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "new",
+		Namespace: "standby"}})).To(Succeed())
+	g.Expect(apierrors.IsNotFound(direct.Get(ctx, client.ObjectKey{Namespace: "standby", Name: "new"},
+		&corev1.ConfigMap{}))).To(BeTrue())
 
 	// update
 	upd := existing.DeepCopy()
@@ -89,14 +92,14 @@ func TestDryRunWriteRecorderNeverWrites(t *testing.T) {
 
 	got := &corev1.ConfigMap{}
 	g.Expect(direct.Get(ctx, client.ObjectKeyFromObject(existing), got)).To(Succeed())
-	g.Expect(got.Data).To(Equal(map[string]string{"a": "1"}), "shadow writes must not change the object")
+	g.Expect(got.Data).To(Equal(map[string]string{"a": "1"}), "dry-run writes must not change the object")
 	g.Expect(got.DeletionTimestamp).To(BeNil())
 	gotGB := &webappv1.Guestbook{}
 	g.Expect(direct.Get(ctx, client.ObjectKeyFromObject(gb), gotGB)).To(Succeed())
 	g.Expect(gotGB.Status.Active).To(BeEmpty())
 
 	s := report.Summarize(false)
-	g.Expect(s.Mode).To(Equal("shadow"))
+	g.Expect(s.Mode).To(Equal("standby"))
 	g.Expect(s.Writes).To(Equal(5))
 	g.Expect(s.ByKind).To(Equal(map[string]int{"ConfigMap": 4, "Guestbook/status": 1}))
 	g.Expect(s.Recent[1].Fields).To(ContainElement(".data.a"))
@@ -134,7 +137,8 @@ func TestRecordingClientWrites(t *testing.T) {
 	report := &standby.Report{}
 	rc := standby.NewWriteRecorder(direct, report, false)
 	g.Expect(direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "leader"}})).To(Succeed())
-	g.Expect(rc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "made", Namespace: "leader"}})).To(Succeed())
+	g.Expect(rc.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "made",
+		Namespace: "leader"}})).To(Succeed())
 	g.Expect(direct.Get(ctx, client.ObjectKey{Namespace: "leader", Name: "made"}, &corev1.ConfigMap{})).To(Succeed())
 	s := report.Summarize(true)
 	g.Expect(s.Mode).To(Equal("leader"))

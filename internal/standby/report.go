@@ -25,26 +25,15 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/utils/clock"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
 
 // recentLimit bounds how many writes a Report keeps in full.
 const recentLimit = 200
 
 // keyLimit bounds how many distinct dry-run writes a Report remembers to tell repeated ones: a standby that
-// shadows for days sees a new Job name every scheduled minute and must not grow without end.
+// runs for days sees a new Job name every scheduled minute and must not grow without end.
 const keyLimit = 10000
-
-var shadowWrites = prometheus.NewCounterVec(prometheus.CounterOpts{
-	Name: "siteops_shadow_writes",
-	Help: "Writes a manager that does not hold the leader lease would have made (sent as server-side dry runs), by kind.",
-}, []string{"kind"})
-
-func init() {
-	metrics.Registry.MustRegister(shadowWrites)
-}
 
 // Write is one recorded API write.
 type Write struct {
@@ -80,6 +69,8 @@ type Report struct {
 	// Log, when set, gets one line per write at V(1) ("api write"): the hand-off tests read these to prove
 	// that no two managers ever wrote at the same time.
 	Log logr.Logger
+	// Metrics, when set, counts the dry-run writes.
+	Metrics *Metrics
 
 	mu     sync.Mutex
 	total  int
@@ -91,7 +82,7 @@ type Report struct {
 
 // Summary is the JSON form of a Report.
 type Summary struct {
-	// Mode is "shadow" while the manager does not lead (writes are dry runs), else "leader".
+	// Mode is "standby" while the manager does not lead (writes are dry runs), else "leader".
 	Mode string `json:"mode"`
 	// Writes counts the writes recorded since start.
 	Writes int `json:"writes"`
@@ -125,7 +116,8 @@ func (r *Report) Record(w Write) {
 		w.Time = r.now()
 	}
 	if r.Log.GetSink() != nil {
-		r.Log.V(1).Info("api write", "verb", w.Verb, "kind", w.Kind, "namespace", w.Namespace, "name", w.Name, "dryRun", w.DryRun, "sent", w.Time)
+		r.Log.V(1).Info("api write", "verb", w.Verb, "kind", w.Kind, "namespace", w.Namespace, "name", w.Name, "dryRun",
+			w.DryRun, "sent", w.Time)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -149,7 +141,7 @@ func (r *Report) Record(w Write) {
 		r.recent = r.recent[len(r.recent)-recentLimit:]
 	}
 	if w.DryRun {
-		shadowWrites.WithLabelValues(w.Kind).Inc()
+		r.Metrics.dryRun(w.Kind)
 	}
 }
 
@@ -157,7 +149,7 @@ func (r *Report) Record(w Write) {
 func (r *Report) Summarize(leading bool) Summary {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := Summary{Mode: "shadow", Writes: r.total, ByKind: map[string]int{}}
+	s := Summary{Mode: "standby", Writes: r.total, ByKind: map[string]int{}}
 	for _, w := range r.byKey {
 		if w.repeated {
 			s.UnexpectedWrites++

@@ -104,7 +104,8 @@ func fresh(b bundle, hosts []string, now time.Time) bool {
 
 // newCert creates a key and a certificate: a self-signed CA when parent is nil, else a serving certificate for
 // hosts (DNS names and IP addresses) signed by parent.
-func newCert(parent *x509.Certificate, parentKey *ecdsa.PrivateKey, hosts []string, now time.Time, lifetime time.Duration) (certPEM, keyPEM []byte, err error) {
+func newCert(parent *x509.Certificate, parentKey *ecdsa.PrivateKey, hosts []string, now time.Time,
+	lifetime time.Duration) (certPEM, keyPEM []byte, err error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, nil, fmt.Errorf("generating key: %w", err)
@@ -143,7 +144,8 @@ func newCert(parent *x509.Certificate, parentKey *ecdsa.PrivateKey, hosts []stri
 	if err != nil {
 		return nil, nil, fmt.Errorf("encoding key: %w", err)
 	}
-	return pem.EncodeToMemory(&pem.Block{Type: pemCert, Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: pemPrivKey, Bytes: keyDER}), nil
+	return pem.EncodeToMemory(&pem.Block{Type: pemCert, Bytes: der}),
+		pem.EncodeToMemory(&pem.Block{Type: pemPrivKey, Bytes: keyDER}), nil
 }
 
 // parsePair decodes a PEM certificate and its EC key and checks that they belong together.

@@ -119,7 +119,8 @@ func TestRotatorCreatesTheSecretInjectsTheCAAndTheAPIServerCallsTheWebhook(t *te
 	wh := env.WebhookInstallOptions
 	mgr, err := ctrl.NewManager(env.Config, ctrl.Options{Scheme: env.Scheme,
 		Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0",
-		WebhookServer: webhook.NewServer(webhook.Options{Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: green.CertDir})})
+		WebhookServer: webhook.NewServer(webhook.Options{Host: wh.LocalServingHost, Port: wh.LocalServingPort,
+			CertDir: green.CertDir})})
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(batchv1.SetupCronJobWebhookWithManager(mgr)).To(Succeed())
 	mctx, cancel := context.WithCancel(ctx)
@@ -139,7 +140,8 @@ func TestRotatorCreatesTheSecretInjectsTheCAAndTheAPIServerCallsTheWebhook(t *te
 	bad := cronjobtest.Valid(ns, "bad")
 	webhookOnly.Mutate(bad)
 	err = k8s.Create(ctx, bad)
-	g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want the webhook's Invalid rejection (%s), got %v", webhookOnly.Name, err)
+	g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want the webhook's Invalid rejection (%s), got %v", webhookOnly.Name,
+		err)
 	g.Expect(err.Error()).To(ContainSubstring(webhookOnly.Field))
 	g.Expect(strings.Contains(err.Error(), "x509")).To(BeFalse(), "TLS failed: %v", err)
 }

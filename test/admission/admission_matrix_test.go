@@ -172,10 +172,14 @@ func TestAdmissionMatrixRejectsEveryInvalidObject(t *testing.T) {
 	waitForWebhook(t, ns.Name, false)
 	off := send(t, ns.Name, rows, func(r row) bool { return r.cel })
 
-	t.Logf("admission matrix: %d invalid objects (CronJob %d, Guestbook %d, SiteSync %d; %d CronJob rows only the webhook can judge)",
+	t.Logf(
+		"admission matrix: %d invalid objects (CronJob %d, Guestbook %d, SiteSync %d; %d CronJob rows only the webhook can "+
+			"judge)",
 		len(rows), perKind["CronJob"], perKind["Guestbook"], perKind["SiteSync"], webhookOnly)
-	t.Logf("webhooks on:  %d sent, %d rejected naming the field path, %d accepted", on.sent, on.rejectedWithField, on.accepted)
-	t.Logf("webhooks off: %d sent, %d rejected naming the field path, %d accepted (webhook-only rows)", off.sent, off.rejectedWithField, off.accepted)
+	t.Logf("webhooks on:  %d sent, %d rejected naming the field path, %d accepted", on.sent, on.rejectedWithField,
+		on.accepted)
+	t.Logf("webhooks off: %d sent, %d rejected naming the field path, %d accepted (webhook-only rows)", off.sent,
+		off.rejectedWithField, off.accepted)
 	if on.accepted != 0 || on.rejectedWithField != len(rows) {
 		t.Errorf("webhooks on: want all %d rejected with the field path, got %+v", len(rows), on)
 	}

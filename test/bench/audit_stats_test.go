@@ -60,7 +60,8 @@ func TestScheduleStatsReadLagsMissesDuplicatesAndRequestsFromTheAuditLog(t *test
 		t.Fatalf("created %d, missed %d, duplicates %d, failed %d; want 3, 1, 1, 1", st.created, st.missed,
 			st.duplicates, st.failedCreates)
 	}
-	if want := []time.Duration{250 * time.Millisecond, 1500 * time.Millisecond, 100 * time.Millisecond}; !equalDurations(st.lags, want) {
+	if want := []time.Duration{250 * time.Millisecond, 1500 * time.Millisecond,
+		100 * time.Millisecond}; !equalDurations(st.lags, want) {
 		t.Fatalf("lags %v, want %v", st.lags, want)
 	}
 	// In the window: 5 Job creates (one a 409), the status patch and the event; not the one before it.
@@ -128,7 +129,8 @@ func TestPeakPerSecondCountsTheBusiestSecondInTheWindow(t *testing.T) {
 		t.Fatalf("peak %d at %s; want 3 at %s (second 1 has 3 in namespace a too, second 0 is earlier)", peak, at, base)
 	}
 	all := func(auditEvent) bool { return true }
-	if peak, at := peakPerSecond(events, all, base, base.Add(3*time.Second)); peak != 4 || !at.Equal(base.Add(time.Second)) {
+	if peak, at := peakPerSecond(events, all, base, base.Add(3*time.Second)); peak != 4 ||
+		!at.Equal(base.Add(time.Second)) {
 		t.Fatalf("peak %d at %s; want 4 at %s", peak, at, base.Add(time.Second))
 	}
 	if peak, _ := peakPerSecond(events, all, base, base.Add(4*time.Second)); peak != 5 {

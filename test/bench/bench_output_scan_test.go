@@ -92,7 +92,7 @@ func TestGuestbookFailoverResultBecomesRowP5(t *testing.T) {
 		}
 	}
 	g.Expect(p5.Siteops).To(Equal("p50 12.5 ms, p99 612 ms"))
-	g.Expect(p5.Verdict).To(Equal(Missed), "p99 over 500 ms misses the target")
+	g.Expect(p5.Outcome).To(Equal(Missed), "p99 over 500 ms misses the target")
 	g.Expect(p5.N).To(Equal("50 failovers"))
 	g.Expect(p5.Target).To(Equal("p99 < 500 ms"))
 }

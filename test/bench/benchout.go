@@ -133,7 +133,7 @@ func guestbookFailoverRow(bl Line) (Row, bool) {
 	}
 	return Row{
 		ID: "P5", Siteops: fmt.Sprintf("p50 %.3g ms, p99 %.3g ms", p50, p99), Anchor: "— (no anchor)",
-		Ratio: "—", Verdict: Judge(p99 < 500), N: n,
+		Ratio: "—", Outcome: Judge(p99 < 500), N: n,
 		Notes: "BenchmarkGuestbookFailover: envtest apiserver, Guestbook controller in a manager, 3 pods",
 	}, true
 }

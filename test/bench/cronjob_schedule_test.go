@@ -84,11 +84,11 @@ type sideResult struct {
 }
 
 // BenchmarkCronJobSchedule is rows P1 and P1-1000: N CronJobs `*/1` for each side on one local cluster (kwok
-// runs the Jobs' pods; a fresh cluster for each size), siteops' bin/manager reconciling tutorial CronJobs and, at the same time, a kube-controller-manager
-// running only cronjob-controller (default flags) reconciling as many batch/v1 CronJobs; the cluster's own
-// kube-controller-manager runs the Job, garbage-collector and other controllers for both. Lags, requests,
-// missed and duplicate minutes come from the apiserver's audit log (create request receive time, µs, minus
-// the minute in the Job's name); CPU and RSS from /proc over the measured minutes.
+// runs the Jobs' pods; a fresh cluster for each size), siteops' bin/manager reconciling tutorial CronJobs and, at the
+// same time, a kube-controller-manager running only cronjob-controller (default flags) reconciling as many batch/v1
+// CronJobs; the cluster's own kube-controller-manager runs the Job, garbage-collector and other controllers for both.
+// Lags, requests, missed and duplicate minutes come from the apiserver's audit log (create request receive time, µs,
+// minus the minute in the Job's name); CPU and RSS from /proc over the measured minutes.
 func BenchmarkCronJobSchedule(b *testing.B) {
 	n, large, minutes := envInt(b, envP1CronJobs, 200), envCount(b, envP1LargeCronJobs, 1000), envInt(b, envP1Minutes, 3)
 	for b.Loop() {
@@ -125,7 +125,8 @@ func runCronJobSchedule(b *testing.B, n, minutes int) (siteops, anchor sideResul
 	// Both have at least 30 s to start and sync before the first measured minute.
 	first := time.Now().Add(30 * time.Second).Truncate(time.Minute).Add(time.Minute)
 	end := first.Add(time.Duration(minutes) * time.Minute)
-	b.Logf("P1: %d CronJobs per side; measuring the minutes %s to %s", n, first.Format("15:04"), end.Add(-time.Minute).Format("15:04"))
+	b.Logf("P1: %d CronJobs per side; measuring the minutes %s to %s", n, first.Format("15:04"),
+		end.Add(-time.Minute).Format("15:04"))
 	time.Sleep(time.Until(first))
 	procs := []*hostProcess{mgr, kcm}
 	start := make([]procSample, 2)
@@ -202,7 +203,7 @@ func recordP1(b *testing.B, size p1Size, n, minutes int, s, a sideResult) {
 		Anchor:  fig(a),
 		Ratio: fmt.Sprintf("p99 %.3g, CPU %.3g, RSS %.3g, requests/Job %.3g", s.p99.Seconds()/max(a.p99.Seconds(), 1e-9),
 			cpuRatio, rssRatio, s.reqPerJob/max(a.reqPerJob, 1e-9)),
-		Verdict: Judge(ok),
+		Outcome: Judge(ok),
 		N:       fmt.Sprintf("%d CronJobs `*/1` per side × %d minutes", n, minutes),
 		Notes: fmt.Sprintf("both sides at the same time on one local cluster (kwok runs the pods; the cluster's "+
 			"kube-controller-manager runs the Job and GC controllers for both); anchor: kube-controller-manager "+

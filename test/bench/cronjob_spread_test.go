@@ -196,7 +196,7 @@ func recordP8(b *testing.B, n, minutes int, none, spread spreadSide) {
 		Anchor:  fig(none),
 		Ratio: fmt.Sprintf("peak %.3g (siteops' own %.3g)", ratio,
 			float64(spread.peakManager)/float64(max(none.peakManager, 1))),
-		Verdict: Judge(ok),
+		Outcome: Judge(ok),
 		N:       fmt.Sprintf("%d CronJobs `*/1` per side × %d minutes", n, minutes),
 		Notes: fmt.Sprintf("anchor: the same CronJobs without spread; one local cluster, one siteops manager, "+
 			"the sides one after the other (unspread first; together, the unspread burst would delay the "+

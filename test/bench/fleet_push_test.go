@@ -86,12 +86,13 @@ func recordP10(b *testing.B, samples []pushSample) {
 	b.ReportMetric(p99.Seconds()*1000, "p99-ms")
 	halfPoll := argoCDPoll / 2
 	Record(Row{
-		ID:      "P10",
-		Siteops: fmt.Sprintf("p50 %s, p99 %s (of which to the rendered commit: p50 %s, p99 %s)", FormatDuration(p50), FormatDuration(p99), FormatDuration(r50), FormatDuration(r99)),
+		ID: "P10",
+		Siteops: fmt.Sprintf("p50 %s, p99 %s (of which to the rendered commit: p50 %s, p99 %s)", FormatDuration(p50),
+			FormatDuration(p99), FormatDuration(r50), FormatDuration(r99)),
 		Anchor: fmt.Sprintf("Argo CD's default poll, timeout.reconciliation %s: quoted, not run; a poll waits "+
 			"half of it on average, %s", FormatDuration(argoCDPoll), FormatDuration(halfPoll)),
 		Ratio:   "p50 vs " + FormatDuration(halfPoll) + ": " + FormatSpeedup(p50, halfPoll),
-		Verdict: Judge(p50 < 5*time.Second),
+		Outcome: Judge(p50 < 5*time.Second),
 		N:       fmt.Sprintf("%d pushes × %d sites", len(samples), len(fleetBenchSites)),
 		Notes: fmt.Sprintf("clock starts before `git push` of a base change (a ConfigMap value and the web "+
 			"Deployment's pod-template annotation, so each site rolls 2 kwok pods), then a signed GitHub push "+

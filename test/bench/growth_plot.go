@@ -53,7 +53,8 @@ func WriteGrowthPlot(path string, samples []GrowthSample) error {
 		return fmt.Errorf("a growth curve needs at least two sizes, got %d", len(samples))
 	}
 	times, err := growthPanel("Time vs sites", "seconds", samples, []series{
-		{"full render (gitops.Sync)", func(s GrowthSample) float64 { return s.FullRender }, color.RGBA{R: 200, A: 255}, false},
+		{"full render (gitops.Sync)", func(s GrowthSample) float64 { return s.FullRender }, color.RGBA{R: 200, A: 255},
+			false},
 		{"one-site Sync", func(s GrowthSample) float64 { return s.OneSiteSync }, color.RGBA{B: 200, A: 255}, false},
 		{"push → rendered p50", func(s GrowthSample) float64 { return s.PushToRendered }, color.RGBA{G: 150, A: 255}, false},
 		{"kustomize CLI -P 2 (scaled)", func(s GrowthSample) float64 { return s.KustomizeScaled }, color.Gray{Y: 90}, true},

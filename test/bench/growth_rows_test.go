@@ -76,7 +76,7 @@ func growthRow(p, base growthPoint) Row {
 			"per-site full render vs %s sites: %.2f×", FormatSpeedup(p.Full.wall, p.cliScaled()), speedup,
 			thousands(base.Sites), perSite/basePerSite),
 		Target:  growthTarget,
-		Verdict: Judge(ok),
+		Outcome: Judge(ok),
 		N: fmt.Sprintf("1 cold + 1 warm full Sync; %d one-site changes; CLI on a %d-site sample",
 			len(p.Incremental), p.CLISample),
 		Notes: fmt.Sprintf("git http-backend on 127.0.0.1; full render = gitops.Sync without previous state after a "+

@@ -198,7 +198,8 @@ func readyPatch(ctx context.Context, c client.Client, ns, name string, ready boo
 		status = corev1.ConditionTrue
 	}
 	pod.Status.Phase = corev1.PodRunning
-	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: status, LastTransitionTime: metav1.Now()}}
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: status,
+		LastTransitionTime: metav1.Now()}}
 	return func() error { return c.Status().Patch(ctx, pod, client.MergeFrom(before)) }, nil
 }
 

@@ -76,7 +76,8 @@ func (k kustomizeCLI) build(dir string) ([]byte, time.Duration, error) {
 
 // buildSites builds root/overlays/<site> for every site with at most parallel processes at a time (GNU
 // parallel / xargs -P style) and returns the measurement and each site's output.
-func (k kustomizeCLI) buildSites(tb testing.TB, root string, sites []string, parallel int) (measurement, map[string][]byte) {
+func (k kustomizeCLI) buildSites(tb testing.TB, root string, sites []string, parallel int) (measurement,
+	map[string][]byte) {
 	tb.Helper()
 	out := make(map[string][]byte, len(sites))
 	errs := make([]error, len(sites))
@@ -125,7 +126,8 @@ func objects(tb testing.TB, stream []byte) []map[string]any {
 		if err != nil {
 			tb.Fatalf("reading object: %v", err)
 		}
-		list = append(list, keyed{fmt.Sprintf("%s/%s/%s/%s", n.GetApiVersion(), n.GetKind(), n.GetNamespace(), n.GetName()), m})
+		list = append(list, keyed{fmt.Sprintf("%s/%s/%s/%s", n.GetApiVersion(), n.GetKind(), n.GetNamespace(), n.GetName()),
+			m})
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].id < list[j].id })
 	objs := make([]map[string]any, len(list))

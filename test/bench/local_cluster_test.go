@@ -248,11 +248,11 @@ func formatMiB(b int64) string { return fmt.Sprintf("%.3g MiB", float64(b)/(1<<2
 
 // startClusterManager runs the manager (managerBinary; its API requests' user agent starts with
 // managerUserAgent) against the cluster as a single instance: no leader election, no
-// shadow mode, webhooks, metrics and the push receiver off, probes on base+21, plus extra flags.
+// standby mode, webhooks, metrics and the push receiver off, probes on base+21, plus extra flags.
 func (bc *benchCluster) startClusterManager(tb testing.TB, extra ...string) *hostProcess {
 	tb.Helper()
 	args := append([]string{
-		"--kubeconfig=" + bc.kubeconfig, "--leader-elect=false", "--shadow=false", "--shadow-bind-address=0",
+		"--kubeconfig=" + bc.kubeconfig, "--leader-elect=false", "--standby=false", "--standby-bind-address=0",
 		"--enable-webhooks=false", "--metrics-bind-address=0", "--receiver-bind-address=0",
 		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", bc.portBase+21), "--work-dir=" + tb.TempDir(),
 	}, extra...)

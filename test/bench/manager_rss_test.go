@@ -71,7 +71,7 @@ func BenchmarkManagerRSS(b *testing.B) {
 			Siteops: fmt.Sprintf("%s (peak %s); CPU %s", formatMiB(s.rss), formatMiB(s.hwm), FormatDuration(s.cpu)),
 			Anchor:  fmt.Sprintf("%s (peak %s); CPU %s", formatMiB(a.rss), formatMiB(a.hwm), FormatDuration(a.cpu)),
 			Ratio:   fmt.Sprintf("%.3g", ratio),
-			Verdict: Judge(ratio <= 1),
+			Outcome: Judge(ratio <= 1),
 			N:       fmt.Sprintf("%d CronJobs per side, %d suspended Jobs (each process caches all)", n, m),
 			Notes: fmt.Sprintf("VmRSS from /proc once %s; anchor: kube-controller-manager v1.37.2 with cronjob-controller "+
 				"and job-controller, default flags; both at the same time on one local cluster; "+

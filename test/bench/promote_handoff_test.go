@@ -40,8 +40,8 @@ var (
 	// promoteSiteops is the manager as deployed: its own elector follows the active Service (the harness gives
 	// --active-service and --pod-template-hash), so leadership moves at promote.
 	promoteSiteops = promoteSetup{name: "siteops", ns: "bench-p6-siteops"}
-	// promoteScaleDown is today's scale-down hand-off: client-go's elector with ReleaseOnCancel and the flags'
-	// retry period (500 ms); leadership moves once the old pod is scaled down and its manager releases the lease.
+	// promoteScaleDown is the scale-down hand-off: client-go's elector with ReleaseOnCancel and the flags'
+	// retry period; leadership moves once the old pod is scaled down and its manager releases the lease.
 	promoteScaleDown = promoteSetup{name: "scale-down hand-off", ns: "bench-p6-scaledown",
 		flags: []string{"--leader-elector=controller-runtime", "--active-service="}}
 	// promoteDefaults is client-go's elector with controller-runtime's defaults (lease 15 s, renew 10 s, retry
@@ -85,7 +85,7 @@ func (f *promoteFixture) side(tb testing.TB, setup promoteSetup, n int) promoteS
 
 // BenchmarkLeadershipHandoff is row P6: on the local cluster with Argo Rollouts, the manager is a blue/green
 // Rollout whose pods are real bin/manager processes (test/podproc); each sample changes the pod template,
-// waits for the Rollout to pause with the new colour Ready in shadow mode, runs `kubectl argo rollouts
+// waits for the Rollout to pause with the new colour Ready in standby mode, runs `kubectl argo rollouts
 // promote`, and measures promote returned → the new colour's first write, and the old colour's last write →
 // the new colour's first (the processes' "api write" log lines), while a Guestbook changes every 50 ms. Sides
 // in the same run: siteops' elector (SITEOPS_BENCH_HANDOFFS promotes, default 20), and as anchors
@@ -117,7 +117,8 @@ func BenchmarkLeadershipHandoff(b *testing.B) {
 		Anchor:  "scale-down hand-off: " + scaleDown.summary() + "; controller-runtime defaults: " + defaults.summary(),
 		Ratio: "promote → first write p99: " + FormatSpeedup(a99, s99) + " vs scale-down; " +
 			FormatSpeedup(a99, d99) + " vs defaults",
-		Verdict: Judge(len(ours.samples) > 0 && a99 < 250*time.Millisecond && g99 < 250*time.Millisecond && ours.twoWriters() == 0),
+		Outcome: Judge(len(ours.samples) > 0 && a99 < 250*time.Millisecond && g99 < 250*time.Millisecond &&
+			ours.twoWriters() == 0),
 		N: fmt.Sprintf("promotes: siteops %d, scale-down %d, defaults %d; intervals with two writers: siteops %d, "+
 			"scale-down %d, defaults %d", len(ours.samples), len(scaleDown.samples), len(defaults.samples),
 			ours.twoWriters(), scaleDown.twoWriters(), defaults.twoWriters()),

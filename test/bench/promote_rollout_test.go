@@ -110,7 +110,8 @@ type promoteFixture struct {
 
 func newPromoteFixture(tb testing.TB) *promoteFixture {
 	tb.Helper()
-	f := &promoteFixture{bc: startBenchCluster(tb, "kwok rollouts", "*"), gb: client.ObjectKey{Namespace: "bench-handoff", Name: "gb"}}
+	f := &promoteFixture{bc: startBenchCluster(tb, "kwok rollouts", "*"),
+		gb: client.ObjectKey{Namespace: "bench-handoff", Name: "gb"}}
 	out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path", "rollouts").Output()
 	if err != nil {
 		tb.Fatalf("locating the Argo Rollouts kubectl plugin: %v", err)
@@ -125,7 +126,8 @@ func newPromoteFixture(tb testing.TB) *promoteFixture {
 	mustDo(tb, f.bc.c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: f.gb.Namespace}}))
 	mustDo(tb, f.bc.c.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: f.gb.Namespace, Name: "cfg"},
 		Data: map[string]string{"title": "handoff"}}))
-	mustDo(tb, f.bc.c.Create(ctx, &webappv1.Guestbook{ObjectMeta: metav1.ObjectMeta{Namespace: f.gb.Namespace, Name: f.gb.Name},
+	mustDo(tb, f.bc.c.Create(ctx, &webappv1.Guestbook{ObjectMeta: metav1.ObjectMeta{Namespace: f.gb.Namespace,
+		Name: f.gb.Name},
 		Spec: webappv1.GuestbookSpec{Size: 1, ConfigMapName: "cfg"}}))
 	return f
 }
@@ -142,8 +144,8 @@ func (f *promoteFixture) kubectl(stdin string, args ...string) (string, error) {
 }
 
 // churnInFlight is how many of the churn's patches may be in flight at once. A patch of a Guestbook goes through
-// the manager's admission webhook and, on this loaded machine, can take longer than promoteChurn: sent one
-// after the other, the changes came about every 100 ms instead of every promoteChurn.
+// the manager's admission webhook and can take longer than promoteChurn: sent one after the other, the changes
+// would come less often than promoteChurn says.
 const churnInFlight = 2
 
 // churn changes the Guestbook's size every promoteChurn until the returned stop function is first called,
@@ -246,7 +248,7 @@ func (f *promoteFixture) startSide(tb testing.TB, setup promoteSetup) *podproc.H
 }
 
 // promote is one sample: a new pod template (revision i), the Rollout Paused with the new colour's manager
-// Ready and in shadow mode while the old one leads, `kubectl argo rollouts promote`, the new colour's first
+// Ready and in standby mode while the old one leads, `kubectl argo rollouts promote`, the new colour's first
 // write, and the old colour's process stopped by the scale-down.
 func (f *promoteFixture) promote(tb testing.TB, h *podproc.Harness, setup promoteSetup, i int) promoteSample {
 	tb.Helper()
@@ -260,13 +262,14 @@ func (f *promoteFixture) promote(tb testing.TB, h *podproc.Harness, setup promot
 		tb.Fatalf("%s promote %d: changing the pod template: %v\n%s", setup.name, i, err, out)
 	}
 	var cur *podproc.PodProcess
-	waitUntil(tb, 3*time.Minute, fmt.Sprintf("%s promote %d: Rollout Paused with a Ready preview in shadow mode", setup.name, i), func() bool {
+	waitUntil(tb, 3*time.Minute, fmt.Sprintf("%s promote %d: Rollout Paused with a Ready preview in standby mode",
+		setup.name, i), func() bool {
 		st := f.rollout(setup.ns)
 		if st.phase != "Paused" || !st.paused || st.active != oldHash || st.preview == "" || st.preview == oldHash {
 			return false
 		}
 		cur = processOf(h, st.preview)
-		return cur != nil && cur.Ready() && cur.Mode() == "shadow" && old.Mode() == "leader"
+		return cur != nil && cur.Ready() && cur.Mode() == "standby" && old.Mode() == "leader"
 	})
 	if out, err := f.kubectl("", "argo", "rollouts", "-n", setup.ns, "promote", "manager"); err != nil {
 		tb.Fatalf("%s promote %d: kubectl argo rollouts promote: %v\n%s", setup.name, i, err, out)
@@ -274,17 +277,22 @@ func (f *promoteFixture) promote(tb testing.TB, h *podproc.Harness, setup promot
 	promoted := time.Now()
 	// The old colour's scale-down comes seconds after the hand-off: waiting for it first keeps the harness from
 	// reading the new colour's whole log every poll while the hand-off is being timed.
-	waitUntil(tb, 2*time.Minute, fmt.Sprintf("%s promote %d: the old colour scaled down and its process exited", setup.name, i), func() bool {
+	waitUntil(tb, 2*time.Minute, fmt.Sprintf("%s promote %d: the old colour scaled down and its process exited",
+		setup.name, i), func() bool {
 		return old.Terminated() && exited(old.Exited())
 	})
-	waitUntil(tb, 2*time.Minute, fmt.Sprintf("%s promote %d: the new colour writes", setup.name, i), func() bool { return wrote(cur) })
+	waitUntil(tb, 2*time.Minute, fmt.Sprintf("%s promote %d: the new colour writes", setup.name, i),
+		func() bool { return wrote(cur) })
 	if d := os.Getenv(envHandoffLogs); d != "" {
 		_ = os.WriteFile(filepath.Join(d, fmt.Sprintf("%s-%d-old.log", setup.ns, i)), []byte(old.Logs()), 0o644)
 		_ = os.WriteFile(filepath.Join(d, fmt.Sprintf("%s-%d-new.log", setup.ns, i)), []byte(cur.Logs()), 0o644)
-		_ = os.WriteFile(filepath.Join(d, fmt.Sprintf("%s-%d-promoted", setup.ns, i)), []byte(promoted.Format(time.RFC3339Nano)), 0o644)
+		_ = os.WriteFile(filepath.Join(d, fmt.Sprintf("%s-%d-promoted", setup.ns, i)),
+			[]byte(promoted.Format(time.RFC3339Nano)), 0o644)
 	}
-	return promoteSample{promoted: promoted, old: managerproc.WriteSpanOf(old.Logs()), cur: managerproc.WriteSpanOf(cur.Logs()),
-		stopped: managerproc.FirstLogAt(old.Logs(), "stopped leading"), started: managerproc.FirstLogAt(cur.Logs(), "started leading")}
+	return promoteSample{promoted: promoted, old: managerproc.WriteSpanOf(old.Logs()),
+		cur:     managerproc.WriteSpanOf(cur.Logs()),
+		stopped: managerproc.FirstLogAt(old.Logs(), "stopped leading"),
+		started: managerproc.FirstLogAt(cur.Logs(), "started leading")}
 }
 
 // exited reports whether ch is closed.

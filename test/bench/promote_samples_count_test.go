@@ -34,7 +34,8 @@ func TestPromoteSampleMeasuresFromPromoteAndFromTheOldColoursLastWrite(t *testin
 	g := NewWithT(t)
 	t0 := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
 	s := promoteSample{promoted: t0.Add(10 * time.Second),
-		old: span(t0, 0, 10*time.Second-30*time.Millisecond, 50), cur: span(t0, 10*time.Second+120*time.Millisecond, 20*time.Second, 40)}
+		old: span(t0, 0, 10*time.Second-30*time.Millisecond, 50),
+		cur: span(t0, 10*time.Second+120*time.Millisecond, 20*time.Second, 40)}
 
 	g.Expect(s.toFirstWrite()).To(Equal(120 * time.Millisecond))
 	g.Expect(s.gap()).To(Equal(150 * time.Millisecond))
@@ -48,13 +49,16 @@ func TestTwoWritersCountsEveryPairOfProcessesWhoseWriteSpansOverlap(t *testing.T
 		spans []managerproc.WriteSpan
 		want  int
 	}{
-		{"a chain of leaders, each after the last", []managerproc.WriteSpan{span(t0, 0, 9*s, 9), span(t0, 10*s, 19*s, 9), span(t0, 20*s, 29*s, 9)}, 0},
+		{"a chain of leaders, each after the last",
+			[]managerproc.WriteSpan{span(t0, 0, 9*s, 9), span(t0, 10*s, 19*s, 9), span(t0, 20*s, 29*s, 9)}, 0},
 		{"the old colour writes once more after the new one's first write",
 			[]managerproc.WriteSpan{span(t0, 0, 11*s, 9), span(t0, 10*s, 19*s, 9), span(t0, 20*s, 29*s, 9)}, 1},
-		{"a write at the same instant is two writers", []managerproc.WriteSpan{span(t0, 0, 10*s, 9), span(t0, 10*s, 19*s, 9)}, 1},
+		{"a write at the same instant is two writers",
+			[]managerproc.WriteSpan{span(t0, 0, 10*s, 9), span(t0, 10*s, 19*s, 9)}, 1},
 		{"a late write of the first process overlaps both that followed",
 			[]managerproc.WriteSpan{span(t0, 0, 25*s, 9), span(t0, 10*s, 19*s, 9), span(t0, 20*s, 29*s, 9)}, 2},
-		{"a process that never wrote overlaps nothing", []managerproc.WriteSpan{span(t0, 0, 9*s, 9), {}, span(t0, 10*s, 19*s, 9)}, 0},
+		{"a process that never wrote overlaps nothing",
+			[]managerproc.WriteSpan{span(t0, 0, 9*s, 9), {}, span(t0, 10*s, 19*s, 9)}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			NewWithT(t).Expect(promoteSide{spans: tc.spans}.twoWriters()).To(Equal(tc.want))
@@ -73,9 +77,11 @@ func TestPromoteSideSummaryGivesBothMeasuresP50AndP99(t *testing.T) {
 			old: span(at, -time.Second, -10*time.Millisecond, 5), cur: span(at, d, d+time.Second, 5)})
 	}
 
-	g.Expect(side.toFirstWrites()).To(Equal([]time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 200 * time.Millisecond}),
+	g.Expect(side.toFirstWrites()).To(Equal([]time.Duration{100 * time.Millisecond, 300 * time.Millisecond,
+		200 * time.Millisecond}),
 		"in sample order: quantiles work on copies")
-	g.Expect(side.summary()).To(Equal("promote → first write p50 200 ms, p99 300 ms; last old → first new p50 210 ms, p99 310 ms"))
+	g.Expect(side.summary()).To(
+		Equal("promote → first write p50 200 ms, p99 300 ms; last old → first new p50 210 ms, p99 310 ms"))
 }
 
 // audited is an audit event of verb on resource/name in ns by userAgent, received at t.
@@ -98,12 +104,15 @@ func TestServiceSwitchIsTheFirstActiveServiceWriteAfterThePromoteRequest(t *test
 		audited(t0.Add(60*ms), "patch", "p6", "services", "manager-active", controller),
 		audited(t0.Add(90*ms), "patch", "p6", "services", "manager-active", controller),
 	}
-	side := promoteSide{samples: []promoteSample{{promoted: t0.Add(20 * ms), stopped: t0.Add(10 * ms), started: t0.Add(100 * ms),
-		cur: span(t0, 150*ms, time.Second, 5)}}}
+	side := promoteSide{samples: []promoteSample{{promoted: t0.Add(20 * ms), stopped: t0.Add(10 * ms),
+		started: t0.Add(100 * ms),
+		cur:     span(t0, 150*ms, time.Second, 5)}}}
 
 	side.serviceSwitches(events, "p6", "manager-active")
 
 	g.Expect(side.samples[0].switched).To(Equal(t0.Add(60 * ms)))
-	g.Expect(side.phases()).To(Equal("promote → old colour stops leading p50 -10 ms, p99 -10 ms; promote → Argo Rollouts " +
-		"switches the active Service p50 40 ms, p99 40 ms; → new colour leads p50 40 ms, p99 40 ms; → its first write p50 50 ms, p99 50 ms"))
+	g.Expect(side.phases()).To(
+		Equal("promote → old colour stops leading p50 -10 ms, p99 -10 ms; promote → Argo Rollouts " +
+			"switches the active Service p50 40 ms, p99 40 ms; → new colour leads p50 40 ms, p99 40 ms; → its first write p50 " +
+			"50 ms, p99 50 ms"))
 }

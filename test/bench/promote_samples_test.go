@@ -128,7 +128,8 @@ func (s promoteSide) serviceSwitches(events []auditEvent, ns, service string) {
 		p := &s.samples[i]
 		var promoteReq time.Time
 		for _, e := range events {
-			if e.ObjectRef.Namespace == ns && e.ObjectRef.Resource == "rollouts" && strings.HasPrefix(e.UserAgent, "kubectl-argo-rollouts") &&
+			if e.ObjectRef.Namespace == ns && e.ObjectRef.Resource == "rollouts" &&
+				strings.HasPrefix(e.UserAgent, "kubectl-argo-rollouts") &&
 				!e.Received.After(p.promoted) && e.Received.After(promoteReq) {
 				promoteReq = e.Received
 			}

@@ -138,7 +138,7 @@ func startSiteSyncManager(tb testing.TB, env *testenv.Env) string {
 	if err := r.SetupWithManager(mgr); err != nil {
 		tb.Fatal(err)
 	}
-	srv := httptest.NewServer(receiver.New(mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{}, logr.Discard()))
+	srv := httptest.NewServer(receiver.NewHandler(mgr.GetClient(), mgr.GetAPIReader(), clock.RealClock{}, logr.Discard()))
 	tb.Cleanup(srv.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
@@ -278,13 +278,14 @@ func BenchmarkPushToRenderedCommit(b *testing.B) {
 	b.ReportMetric(p50.Seconds()*1000, "p50-ms")
 	b.ReportMetric(p99.Seconds()*1000, "p99-ms")
 	Record(Row{
-		ID:      "P4",
-		Measure: fmt.Sprintf("`git push` → rendered commit on the target branch, via the push receiver, %d sites", shape.Sites),
+		ID: "P4",
+		Measure: fmt.Sprintf("`git push` → rendered commit on the target branch, via the push receiver, %d sites",
+			shape.Sites),
 		Siteops: fmt.Sprintf("p50 %s, p99 %s", FormatDuration(p50), FormatDuration(p99)),
 		Anchor: fmt.Sprintf("poll every %s (Flux) / %s (Argo CD): quoted, not run",
 			FormatDuration(fluxPoll), FormatDuration(argoCDPoll)),
 		Ratio:   "p50 vs Flux's poll: " + FormatSpeedup(p50, fluxPoll),
-		Verdict: Judge(p50 < time.Second),
+		Outcome: Judge(p50 < time.Second),
 		N:       fmt.Sprintf("%d pushes", len(latencies)),
 		Notes: "clock starts before `git push` (git http-backend on 127.0.0.1), then a signed GitHub push " +
 			"event to the receiver; stops when the rendered branch head's Siteops-Source-Revision names the " +

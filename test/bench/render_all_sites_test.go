@@ -147,7 +147,7 @@ func BenchmarkRenderAllSites(b *testing.B) {
 		Anchor:  fmt.Sprintf("-P 2: %s; sequential: %s", FormatDuration(par), FormatDuration(seq)),
 		Ratio: fmt.Sprintf("vs -P 2: %s; vs sequential: %s", FormatSpeedup(siteops, par),
 			FormatSpeedup(siteops, seq)),
-		Verdict: Judge(siteops*5 <= par),
+		Outcome: Judge(siteops*5 <= par),
 		N: fmt.Sprintf("%d sites; siteops %d runs, each anchor %d", shape.Sites, len(t.siteops),
 			len(t.sequential)),
 		Notes: notes,

@@ -133,12 +133,13 @@ func BenchmarkRenderAllSitesCLI(b *testing.B) {
 		notes += "; NOT the pinned CLI (run hack/build-bins.sh kustomize)"
 	}
 	Record(Row{
-		ID:      "P2-CLI",
-		Measure: fmt.Sprintf("full render, %d sites × %d resources, `siteops render` CLI (wall clock, median)", shape.Sites, shape.Resources),
+		ID: "P2-CLI",
+		Measure: fmt.Sprintf("full render, %d sites × %d resources, `siteops render` CLI (wall clock, median)", shape.Sites,
+			shape.Resources),
 		Siteops: FormatDuration(cli),
 		Anchor:  fmt.Sprintf("-P 2: %s", FormatDuration(par)),
 		Ratio:   FormatSpeedup(cli, par),
-		Verdict: Judge(cli*10 <= par),
+		Outcome: Judge(cli*10 <= par),
 		N:       fmt.Sprintf("%d sites; siteops %d runs, anchor %d", shape.Sites, len(t.cli), len(t.parallel2)),
 		Notes:   notes,
 	})

@@ -28,21 +28,21 @@ import (
 	"time"
 )
 
-// Verdict says whether a row met its target.
-type Verdict int
+// Outcome says whether a row met its target.
+type Outcome int
 
-// Verdicts of a row.
+// Outcomes of a row.
 const (
 	// NotJudged is a row without a measured target (not run, or nothing to compare).
-	NotJudged Verdict = iota
+	NotJudged Outcome = iota
 	// Met is a row whose siteops figure meets the target.
 	Met
 	// Missed is a row whose siteops figure misses the target.
 	Missed
 )
 
-// String is the verdict as a table cell.
-func (v Verdict) String() string {
+// String is the outcome as a table cell.
+func (v Outcome) String() string {
 	switch v {
 	case Met:
 		return "yes"
@@ -54,7 +54,7 @@ func (v Verdict) String() string {
 }
 
 // Judge is Met when ok, Missed otherwise.
-func Judge(ok bool) Verdict {
+func Judge(ok bool) Outcome {
 	if ok {
 		return Met
 	}
@@ -69,7 +69,7 @@ type Row struct {
 	Anchor  string // the anchor's figure, with what the anchor is
 	Ratio   string // siteops / anchor, with how many times better
 	Target  string
-	Verdict Verdict
+	Outcome Outcome
 	N       string // sample size, e.g. "100 sites × 3 rounds"
 	Notes   string
 }
@@ -105,10 +105,11 @@ var catalogue = []Row{
 		Notes: "local cluster with Argo Rollouts: the manager a blue/green Rollout (active + preview Services, " +
 			"autoPromotionEnabled false, scaleDownDelaySeconds 3), each pod a real bin/manager process " +
 			"(test/podproc: started when kwok binds the pod, /readyz → Ready, SIGTERM when the pod goes); each " +
-			"promote: a pod-template annotation changes, the Rollout pauses with the new colour Ready in shadow mode, " +
+			"promote: a pod-template annotation changes, the Rollout pauses with the new colour Ready in standby mode, " +
 			"then `kubectl argo rollouts promote` (clock: when it returns); a Guestbook's size changes every 50 ms (each " +
 			"change sent on its tick, at most 2 in flight) so the leader always has a write to make; write times " +
-			"from the processes' \"api write\" log lines (when each write was sent; same host clock); two writers = a pair of processes whose write spans overlap; anchors: client-go's elector " +
+			"from the processes' \"api write\" log lines (when each write was sent; same host clock); two writers = a pair of " +
+			"processes whose write spans overlap; anchors: client-go's elector " +
 			"with ReleaseOnCancel, retry 500 ms (leadership moves at the old colour's scale-down, so the 3 s delay " +
 			"is in its figures) and with controller-runtime's defaults (lease 15 s, renew 10 s, retry 2 s, no " +
 			"ReleaseOnCancel)"},
@@ -120,7 +121,8 @@ var catalogue = []Row{
 		Notes:  "anchor: the same CronJobs without spread, same manager, same run"},
 	{ID: "P9", Measure: "growth: full render, one-site incremental Sync, push → rendered commit, 100 sites × 20 " +
 		"resources (gitops.Sync, each workload in its own process)",
-		Target: growthTarget, Notes: "anchor: kustomize CLI -P 2 on a 100-site sample; `make bench-scale`: 1,000 and 10,000 sites"},
+		Target: growthTarget,
+		Notes:  "anchor: kustomize CLI -P 2 on a 100-site sample; `make bench-scale`: 1,000 and 10,000 sites"},
 	{ID: "P10", Measure: "`git push` of a base change → every site of the local fleet Delivered (Synced and " +
 		"Healthy at its rendered revision), p50/p99 (issue 15)",
 		Target: "p50 < 5 s", Notes: "anchor: Argo CD's default 3-minute poll (quoted, not run)"},
@@ -228,7 +230,7 @@ func (res *Results) Table() string {
 	b.WriteString("| id | measure | siteops | anchor | ratio | target | met | N | notes |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range res.Rows() {
-		cells := []string{r.ID, r.Measure, r.Siteops, r.Anchor, r.Ratio, r.Target, r.Verdict.String(), r.N, r.Notes}
+		cells := []string{r.ID, r.Measure, r.Siteops, r.Anchor, r.Ratio, r.Target, r.Outcome.String(), r.N, r.Notes}
 		for i, c := range cells {
 			cells[i] = cell(c)
 		}

@@ -28,7 +28,7 @@ import (
 func TestTableListsEveryCatalogueRowAndNotRunForUnmeasuredOnes(t *testing.T) {
 	g := NewWithT(t)
 	res := NewResults()
-	res.Record(Row{ID: "P2", Siteops: "1.5 s", Anchor: "9 s", Ratio: "0.167", Verdict: Met, N: "100 sites"})
+	res.Record(Row{ID: "P2", Siteops: "1.5 s", Anchor: "9 s", Ratio: "0.167", Outcome: Met, N: "100 sites"})
 
 	rows := res.Rows()
 
@@ -42,11 +42,13 @@ func TestTableListsEveryCatalogueRowAndNotRunForUnmeasuredOnes(t *testing.T) {
 		}
 		g.Expect(r.Siteops).To(Equal("not run"), r.ID)
 		g.Expect(r.Anchor).To(Equal("not run"), r.ID)
-		g.Expect(r.Verdict).To(Equal(NotJudged), r.ID)
+		g.Expect(r.Outcome).To(Equal(NotJudged), r.ID)
 	}
 	table := res.Table()
 	g.Expect(strings.Split(strings.TrimSpace(table), "\n")).To(HaveLen(2 + len(catalogue)))
-	g.Expect(table).To(ContainSubstring("| P2 | full render, 100 sites × 20 resources | 1.5 s | 9 s | 0.167 | ≥ 5× faster | yes | 100 sites |"))
+	g.Expect(table).To(
+		ContainSubstring(
+			"| P2 | full render, 100 sites × 20 resources | 1.5 s | 9 s | 0.167 | ≥ 5× faster | yes | 100 sites |"))
 }
 
 func TestRecordKeepsTheLastRowOfAnIDAndListsUnknownIDsAfterTheCatalogue(t *testing.T) {
@@ -54,7 +56,7 @@ func TestRecordKeepsTheLastRowOfAnIDAndListsUnknownIDsAfterTheCatalogue(t *testi
 	res := NewResults()
 	res.Record(Row{ID: "P9b", Siteops: "x"})
 	res.Record(Row{ID: "P3", Siteops: "first"})
-	res.Record(Row{ID: "P3", Siteops: "second", Verdict: Missed})
+	res.Record(Row{ID: "P3", Siteops: "second", Outcome: Missed})
 	res.Record(Row{ID: "P9a", Siteops: "y"})
 
 	rows := res.Rows()
@@ -64,7 +66,7 @@ func TestRecordKeepsTheLastRowOfAnIDAndListsUnknownIDsAfterTheCatalogue(t *testi
 	p3 := slices.IndexFunc(rows, func(r Row) bool { return r.ID == "P3" })
 	g.Expect(p3).To(BeNumerically(">=", 0))
 	g.Expect(rows[p3].Siteops).To(Equal("second"))
-	g.Expect(rows[p3].Verdict.String()).To(Equal("**no**"))
+	g.Expect(rows[p3].Outcome.String()).To(Equal("**no**"))
 	g.Expect(rows[len(rows)-2].ID).To(Equal("P9a"))
 	g.Expect(rows[len(rows)-1].ID).To(Equal("P9b"))
 }
@@ -97,8 +99,8 @@ func TestFormatting(t *testing.T) {
 		{"faster", FormatSpeedup(time.Second, 8*time.Second), "0.125 (8× faster)"},
 		{"slower", FormatSpeedup(3*time.Second, time.Second), "3 (3× slower)"},
 		{"no anchor", FormatSpeedup(time.Second, 0), "—"},
-		{"verdict met", Judge(true).String(), "yes"},
-		{"verdict missed", Judge(false).String(), "**no**"},
+		{"outcome met", Judge(true).String(), "yes"},
+		{"outcome missed", Judge(false).String(), "**no**"},
 		{"not judged", NotJudged.String(), "—"},
 	}
 	for _, tt := range tests {

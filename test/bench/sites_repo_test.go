@@ -76,7 +76,8 @@ func envCount(tb testing.TB, name string, def int) int {
 
 // benchShapeFromEnv is benchShape with the knobs applied.
 func benchShapeFromEnv(tb testing.TB) repoShape {
-	return repoShape{Sites: envInt(tb, envSites, benchShape.Sites), Resources: envInt(tb, envResources, benchShape.Resources)}
+	return repoShape{Sites: envInt(tb, envSites, benchShape.Sites),
+		Resources: envInt(tb, envResources, benchShape.Resources)}
 }
 
 // siteName is the folder of site i under overlays/.

@@ -180,7 +180,8 @@ func (s *wavesSide) setApp(ctx context.Context, site, revision, health, message 
 func (s *wavesSide) pushBase(tb testing.TB) (string, time.Time) {
 	tb.Helper()
 	s.rev++
-	s.wt.Write("base/app-0-configmap.yaml", baseObject("configmap", "app-0")+fmt.Sprintf("  RELEASE: %q\n", fmt.Sprint(s.rev)))
+	s.wt.Write("base/app-0-configmap.yaml", baseObject("configmap", "app-0")+
+		fmt.Sprintf("  RELEASE: %q\n", fmt.Sprint(s.rev)))
 	sha := s.wt.Commit(fmt.Sprintf("base: release %d", s.rev))
 	start := time.Now()
 	s.wt.Push()
@@ -189,7 +190,8 @@ func (s *wavesSide) pushBase(tb testing.TB) (string, time.Time) {
 }
 
 // poll reads the SiteSync every wavesPoll until done holds, failing tb after timeout.
-func (s *wavesSide) poll(tb testing.TB, timeout time.Duration, what string, done func(*gitopsv1alpha1.SiteSync) bool) *gitopsv1alpha1.SiteSync {
+func (s *wavesSide) poll(tb testing.TB, timeout time.Duration, what string,
+	done func(*gitopsv1alpha1.SiteSync) bool) *gitopsv1alpha1.SiteSync {
 	tb.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -327,11 +329,12 @@ func BenchmarkWaves(b *testing.B) {
 	b.ReportMetric(hp50.Seconds()*1000, "halt-p50-ms")
 	b.ReportMetric(hp99.Seconds()*1000, "halt-p99-ms")
 	Record(Row{
-		ID:      "P11",
-		Siteops: fmt.Sprintf("2 waves: p50 %s, p99 %s; overhead p50 %s", FormatDuration(wp50), FormatDuration(wp99), FormatDuration(wp50-pp50)),
+		ID: "P11",
+		Siteops: fmt.Sprintf("2 waves: p50 %s, p99 %s; overhead p50 %s", FormatDuration(wp50), FormatDuration(wp99),
+			FormatDuration(wp50-pp50)),
 		Anchor:  fmt.Sprintf("plain push (no waves): p50 %s, p99 %s", FormatDuration(pp50), FormatDuration(pp99)),
 		Ratio:   fmt.Sprintf("p50 %.2f", wp50.Seconds()/pp50.Seconds()),
-		Verdict: NotJudged,
+		Outcome: NotJudged,
 		N:       fmt.Sprintf("%d pushes per side", len(wavesD)),
 	})
 	Record(Row{
@@ -339,7 +342,7 @@ func BenchmarkWaves(b *testing.B) {
 		Siteops: fmt.Sprintf("p50 %s, p99 %s", FormatDuration(hp50), FormatDuration(hp99)),
 		Anchor:  "—",
 		Ratio:   "—",
-		Verdict: Judge(hp99 < 5*time.Second),
+		Outcome: Judge(hp99 < 5*time.Second),
 		N:       fmt.Sprintf("%d halts", len(haltD)),
 	})
 }

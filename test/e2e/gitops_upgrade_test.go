@@ -63,7 +63,7 @@ func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
 	copyTree(t, work, "base", "overlays")
 	writeFile(t, work, "overlays/local/webhook-mutating.yaml", webhookRouting("mutate", webhookPort, caBundle))
 	writeFile(t, work, "overlays/local/webhook-validating.yaml", webhookRouting("validate", webhookPort, caBundle))
-	writeFile(t, work, "overlays/local/analysis-shadow-report.yaml", shadowReportRouting(greenShadowPort))
+	writeFile(t, work, "overlays/local/analysis-standby-report.yaml", shadowReportRouting(greenShadowPort))
 	bare := filepath.Join(cluster.gitRoot, "siteops.git")
 	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", bare)
 	git(t, work, "init", "-q", "-b", "main")
@@ -157,9 +157,9 @@ spec:
 	oldHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
 	gens := generations(t, samples)
 	// Green starts once the samples are settled, as a new colour would: a standby that shadows converged objects.
-	green := startManager(t, "green", fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", greenShadowPort))
+	green := startManager(t, "green", fmt.Sprintf("--standby-bind-address=127.0.0.1:%d", greenShadowPort))
 	waitFor(t, 60*time.Second, "green Ready in shadow mode", func() (bool, string) {
-		return green.Ready() && managerproc.ShadowMode(greenShadowPort) == "shadow", managerproc.ShadowMode(greenShadowPort)
+		return green.Ready() && managerproc.StandbyMode(greenShadowPort) == "standby", managerproc.StandbyMode(greenShadowPort)
 	})
 	bumpImage(t, work, bare, mgr.receiverPort, token, "v0.1.0", "v0.2.0")
 	waitFor(t, 3*time.Minute, "Rollout Paused with a preview ReplicaSet", func() (bool, string) {

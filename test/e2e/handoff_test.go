@@ -55,7 +55,7 @@ func handoff(t *testing.T, ns, gb string, round int) (blue, green managerproc.Wr
 	waitFor(t, 60*time.Second, "blue leads", func() (bool, string) { return b.Mode() == "leader", b.Mode() })
 	g := startManager(t, fmt.Sprintf("green-%d", round), "--zap-log-level=1", "--zap-time-encoding=rfc3339nano")
 	waitFor(t, 60*time.Second, "green Ready while blue leads", func() (bool, string) {
-		return g.Ready() && g.Mode() == "shadow", g.Mode()
+		return g.Ready() && g.Mode() == "standby", g.Mode()
 	})
 	stop := churn(ns, gb)
 	time.Sleep(2 * time.Second) // let blue write under churn before the hand-off

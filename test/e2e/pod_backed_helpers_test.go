@@ -74,7 +74,7 @@ func startPodBacked(t *testing.T) *podBacked {
 	}
 	h := podproc.New(podproc.Config{Client: cs, Namespace: "siteops-system", Selector: managerSelector,
 		Binary: managerBinary(t), Kubeconfig: cluster.kubeconfig, ActiveService: "siteops-webhook-service",
-		WebhookCertDir: certDir, ShadowSecure: true, WorkDir: t.TempDir(), RestartDelay: restartDelay, Logf: logf,
+		WebhookCertDir: certDir, StandbySecure: true, WorkDir: t.TempDir(), RestartDelay: restartDelay, Logf: logf,
 		Args: []string{"--zap-log-level=1", "--zap-time-encoding=rfc3339nano"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() {
@@ -126,11 +126,11 @@ func routeLocalToPods(t *testing.T, work string, pb *podBacked, scaleDown int) {
 	t.Helper()
 	writeFile(t, work, "overlays/local/webhook-mutating.yaml", webhookRouting("mutate", pb.webhook.Port, pb.caBundle))
 	writeFile(t, work, "overlays/local/webhook-validating.yaml", webhookRouting("validate", pb.webhook.Port, pb.caBundle))
-	writeFile(t, work, "overlays/local/analysis-shadow-report.yaml", fmt.Sprintf(`# The preview Service's shadow port, played by the
-# test harness' loopback proxy on 127.0.0.1:%d (HTTPS, the shadow-reader token from base's headers).
+	writeFile(t, work, "overlays/local/analysis-standby-report.yaml", fmt.Sprintf(`# The preview Service's standby port, played by the
+# test harness' loopback proxy on 127.0.0.1:%d (HTTPS, the standby-reader token from base's headers).
 - op: replace
   path: /spec/metrics/0/provider/web/url
-  value: https://127.0.0.1:%d/shadow
+  value: https://127.0.0.1:%d/standby
 - op: replace
   path: /spec/metrics/0/interval
   value: 3s

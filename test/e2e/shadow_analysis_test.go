@@ -25,14 +25,14 @@ import (
 	"time"
 )
 
-// shadowReportRouting is overlays/local/analysis-shadow-report.yaml pointing the pre-promotion analysis at the
+// shadowReportRouting is overlays/local/analysis-standby-report.yaml pointing the pre-promotion analysis at the
 // shadow report of a manager on the host at 127.0.0.1:port.
 func shadowReportRouting(port int) string {
 	return fmt.Sprintf(`# The local cluster's kwok pods run no binary, so the pre-promotion analysis reads the shadow report of the
 # standby manager running on the host at 127.0.0.1:%[1]d.
 - op: replace
   path: /spec/metrics/0/provider/web/url
-  value: http://127.0.0.1:%[1]d/shadow
+  value: http://127.0.0.1:%[1]d/standby
 - op: replace
   path: /spec/metrics/0/interval
   value: 3s
@@ -41,7 +41,7 @@ func shadowReportRouting(port int) string {
 
 // shadowBody returns GET /shadow of the manager whose shadow report listens on port, or the error.
 func shadowBody(port int) string {
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/shadow", port))
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/standby", port))
 	if err != nil {
 		return err.Error()
 	}

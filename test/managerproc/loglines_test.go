@@ -21,6 +21,7 @@ import (
 	"time"
 )
 
+//nolint:lll // a zap JSON line is one line, however long
 const sampleLog = `{"level":"info","ts":"2026-12-01T22:55:16.100000000Z","msg":"manager started"}
 not json: "api write"
 {"level":"debug","ts":"2026-12-01T22:55:16.200000000Z","logger":"writes","msg":"api write","kind":"Deployment","dryRun":true}
@@ -48,6 +49,8 @@ func TestWriteSpanOfCountsPersistedWritesOnly(t *testing.T) {
 	got := WriteSpanOf(sampleLog)
 	want := WriteSpan{First: at(400), Last: at(550), Count: 2}
 	if !got.First.Equal(want.First) || !got.Last.Equal(want.Last) || got.Count != want.Count {
-		t.Errorf("got %+v, want %+v (dry runs, other messages and lines that are not JSON do not count; a write is at the time it was sent)", got, want)
+		t.Errorf(
+			"got %+v, want %+v (dry runs, other messages and lines that are not JSON do not count; a write is at the time it "+
+				"was sent)", got, want)
 	}
 }

@@ -16,7 +16,7 @@ limitations under the License.
 
 // Package managerproc runs real bin/manager processes on the host for the end-to-end tests and the
 // benchmarks: it builds the binaries, starts and stops processes, keeps their logs, reads their probes and
-// shadow reports, and reads the "api write" lines their logs hold.
+// standby reports, and reads the "api write" lines their logs hold.
 package managerproc
 
 import (
@@ -39,8 +39,8 @@ const StopGrace = time.Minute
 type Process struct {
 	// Name names the process in failure messages.
 	Name string
-	// ProbePort serves /readyz and /healthz, ShadowPort GET /shadow, both on 127.0.0.1.
-	ProbePort, ShadowPort int
+	// ProbePort serves /readyz and /healthz, StandbyPort GET /standby, both on 127.0.0.1.
+	ProbePort, StandbyPort int
 
 	cmd      *exec.Cmd
 	mu       sync.Mutex
@@ -49,13 +49,13 @@ type Process struct {
 	stopOnce sync.Once
 }
 
-// Start runs bin with its probes and shadow report on free loopback ports (ProbePort, ShadowPort), a fresh
+// Start runs bin with its probes and standby report on free loopback ports (ProbePort, StandbyPort), a fresh
 // --work-dir, then args: a repeated flag overrides, the last one wins. The process gets SIGTERM on cleanup
 // if it still runs, and the end of its log is printed when the test failed.
 func Start(tb testing.TB, name, bin string, args ...string) *Process {
 	tb.Helper()
-	// ShadowMode and the e2e's analysis read the report on loopback without a token.
-	p, err := Launch(name, bin, tb.TempDir(), nil, append([]string{"--shadow-secure=false"}, args...)...)
+	// StandbyMode and the e2e's analysis read the report on loopback without a token.
+	p, err := Launch(name, bin, tb.TempDir(), nil, append([]string{"--standby-secure=false"}, args...)...)
 	if err != nil {
 		tb.Fatalf("starting manager %s: %v", name, err)
 	}
@@ -75,14 +75,14 @@ func Launch(name, bin, workDir string, env []string, args ...string) (*Process, 
 	if err != nil {
 		return nil, err
 	}
-	shadow, err := FreeLoopbackPort()
+	standbyPort, err := FreeLoopbackPort()
 	if err != nil {
 		return nil, err
 	}
-	p := &Process{Name: name, ProbePort: probe, ShadowPort: shadow, done: make(chan struct{})}
+	p := &Process{Name: name, ProbePort: probe, StandbyPort: standbyPort, done: make(chan struct{})}
 	all := append([]string{
 		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", p.ProbePort),
-		fmt.Sprintf("--shadow-bind-address=127.0.0.1:%d", p.ShadowPort),
+		fmt.Sprintf("--standby-bind-address=127.0.0.1:%d", p.StandbyPort),
 		"--work-dir=" + workDir,
 	}, args...)
 	p.cmd = exec.Command(bin, all...)
@@ -136,8 +136,8 @@ func (p *Process) Ready() bool {
 	return resp.StatusCode == http.StatusOK
 }
 
-// Mode is the process' shadow-report mode (see ShadowMode).
-func (p *Process) Mode() string { return ShadowMode(p.ShadowPort) }
+// Mode is the process' standby-report mode (see StandbyMode).
+func (p *Process) Mode() string { return StandbyMode(p.StandbyPort) }
 
 // LoopbackPort asks the kernel for an unused port on 127.0.0.1, one this process has not been given before.
 func LoopbackPort(tb testing.TB) int {

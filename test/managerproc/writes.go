@@ -57,10 +57,10 @@ func WriteSpanOf(log string) WriteSpan {
 	return s
 }
 
-// ShadowMode reads GET /shadow on 127.0.0.1:port: "shadow" while the manager does not hold the lease,
+// StandbyMode reads GET /standby on 127.0.0.1:port: "standby" while the manager does not hold the lease,
 // "leader" once it does, "" when nothing answers.
-func ShadowMode(port int) string {
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/shadow", port))
+func StandbyMode(port int) string {
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/standby", port))
 	if err != nil {
 		return ""
 	}

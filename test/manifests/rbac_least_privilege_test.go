@@ -44,8 +44,10 @@ var clusterScoped = map[string]bool{
 // (resourceNames): the webhook certificate rotator (--cert-source=self) injects its CA into siteops' own two
 // webhook configurations.
 var ownedClusterWrites = map[string][]string{
-	"mutatingwebhookconfigurations":   {"siteops-mutating-webhook-configuration", "siteops-validating-webhook-configuration"},
-	"validatingwebhookconfigurations": {"siteops-mutating-webhook-configuration", "siteops-validating-webhook-configuration"},
+	"mutatingwebhookconfigurations": {"siteops-mutating-webhook-configuration",
+		"siteops-validating-webhook-configuration"},
+	"validatingwebhookconfigurations": {"siteops-mutating-webhook-configuration",
+		"siteops-validating-webhook-configuration"},
 }
 
 // certSecret is the one Secret the manager may write: its own webhook certificate (--cert-source=self).
@@ -133,7 +135,8 @@ func TestRBACSecretsAreGetOnly(t *testing.T) {
 				continue
 			}
 			found = true
-			onlyCert := len(r.ResourceNames) > 0 && !slices.ContainsFunc(r.ResourceNames, func(n string) bool { return n != certSecret })
+			onlyCert := len(r.ResourceNames) > 0 &&
+				!slices.ContainsFunc(r.ResourceNames, func(n string) bool { return n != certSecret })
 			for _, v := range r.Verbs {
 				switch {
 				case v == "get":

@@ -104,7 +104,7 @@ func labelsAt(t *testing.T, r *resource.Resource, path string) labels.Set {
 
 // TestShardComponentRendersOneRolloutPerShard: a site with two shards renders the main Rollout unchanged and
 // one Rollout per shard, each running its shard's --watch-label-selector (its Lease follows from it) without
-// webhooks, under the shipped ServiceAccount, with its own active and preview Services and shadow analysis.
+// webhooks, under the shipped ServiceAccount, with its own active and preview Services and standby analysis.
 // Every Rollout's selector and Services select its own pods and no other Rollout's.
 func TestShardComponentRendersOneRolloutPerShard(t *testing.T) {
 	rs := renderShards(t, "shard1", "shard2")
@@ -119,7 +119,8 @@ func TestShardComponentRendersOneRolloutPerShard(t *testing.T) {
 		ro := find(t, rs, "Rollout", "siteops-manager-"+s)
 		rollouts[s] = ro
 		args := stringsAt(t, ro, "spec.template.spec.containers[0].args")
-		for _, want := range []string{"--watch-label-selector=sharding.fluxcd.io/key=" + s, "--enable-webhooks=false", "--leader-elect"} {
+		for _, want := range []string{"--watch-label-selector=sharding.fluxcd.io/key=" + s, "--enable-webhooks=false",
+			"--leader-elect"} {
 			if !slices.Contains(args, want) {
 				t.Errorf("%s args %v lack %s", ro.GetName(), args, want)
 			}
@@ -136,7 +137,7 @@ func TestShardComponentRendersOneRolloutPerShard(t *testing.T) {
 			find(t, rs, "Service", name)
 		}
 		tmpl := stringsAt(t, ro, "spec.strategy.blueGreen.prePromotionAnalysis.templates")
-		find(t, rs, "AnalysisTemplate", "siteops-shadow-report-"+s)
+		find(t, rs, "AnalysisTemplate", "siteops-standby-report-"+s)
 		if len(tmpl) != 1 {
 			t.Errorf("%s analysis templates %v", ro.GetName(), tmpl)
 		}

@@ -68,8 +68,8 @@ type Config struct {
 	ActiveService string
 	// WebhookCertDir holds tls.crt and tls.key for every process' webhook server.
 	WebhookCertDir string
-	// ShadowSecure serves /shadow over HTTPS with token authentication (--shadow-secure).
-	ShadowSecure bool
+	// StandbySecure serves /standby over HTTPS with token authentication (--standby-secure).
+	StandbySecure bool
 	// WorkDir is the parent of each process' --work-dir.
 	WorkDir string
 	// Args are more flags, after the harness' own: a repeated flag overrides.
@@ -218,7 +218,8 @@ func (h *Harness) observe(ctx context.Context, obj any) {
 		return
 	}
 	if p := h.run(ctx, pod, 0); p != nil {
-		h.cfg.Logf("podproc: pod %s (hash %s) bound to %s: started manager pid %d", pod.Name, p.Hash, pod.Spec.NodeName, p.Pid())
+		h.cfg.Logf("podproc: pod %s (hash %s) bound to %s: started manager pid %d", pod.Name, p.Hash, pod.Spec.NodeName,
+			p.Pid())
 	}
 }
 
@@ -269,7 +270,7 @@ func (h *Harness) launch(pod *corev1.Pod) (*PodProcess, error) {
 		"--leader-election-namespace=" + h.cfg.Namespace,
 		"--active-service=" + h.cfg.ActiveService,
 		"--pod-template-hash=" + hash,
-		fmt.Sprintf("--shadow-secure=%t", h.cfg.ShadowSecure),
+		fmt.Sprintf("--standby-secure=%t", h.cfg.StandbySecure),
 		fmt.Sprintf("--metrics-bind-address=127.0.0.1:%d", ports["metrics"]),
 		fmt.Sprintf("--receiver-bind-address=127.0.0.1:%d", ports["receiver"]),
 		"--enable-webhooks=true", "--cert-source=files", "--webhook-host=127.0.0.1",
@@ -281,7 +282,7 @@ func (h *Harness) launch(pod *corev1.Pod) (*PodProcess, error) {
 	if err != nil {
 		return nil, err
 	}
-	ports["health"], ports["shadow"] = proc.ProbePort, proc.ShadowPort
+	ports["health"], ports["standby"] = proc.ProbePort, proc.StandbyPort
 	return &PodProcess{Process: proc, Pod: pod.Name, Hash: hash, UID: pod.UID, Ports: ports}, nil
 }
 

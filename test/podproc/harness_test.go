@@ -75,7 +75,8 @@ func TestHarnessRunsAProcessPerBoundPodAndStopsItWhenThePodGoes(t *testing.T) {
 		Status: corev1.PodStatus{Phase: corev1.PodPending},
 	}
 	cs := fake.NewClientset(pod)
-	h := New(Config{Client: cs, Namespace: "ns", Selector: "app=m", Binary: os.Args[0], WorkDir: t.TempDir(), Logf: t.Logf})
+	h := New(Config{Client: cs, Namespace: "ns", Selector: "app=m", Binary: os.Args[0], WorkDir: t.TempDir(),
+		Logf: t.Logf})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := h.Start(ctx); err != nil {

@@ -137,7 +137,8 @@ var errNoEndpoints = errors.New("no Ready pod with a running process matches the
 
 // pickBackend is the first of the ready pods (sorted by name) that svc's selector selects and whose process
 // runs (running), with the loopback port of servicePort's targetPort.
-func pickBackend(svc *corev1.Service, servicePort int32, ready []*corev1.Pod, running func(types.UID) *PodProcess) (*PodProcess, int, error) {
+func pickBackend(svc *corev1.Service, servicePort int32, ready []*corev1.Pod,
+	running func(types.UID) *PodProcess) (*PodProcess, int, error) {
 	var target *intstr.IntOrString
 	for i := range svc.Spec.Ports {
 		if svc.Spec.Ports[i].Port == servicePort {

@@ -31,13 +31,13 @@ func TestPickBackendFollowsTheServiceSelector(t *testing.T) {
 			ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID(name),
 				Labels: map[string]string{"app": "m", "rollouts-pod-template-hash": hash}},
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "manager",
-				Ports: []corev1.ContainerPort{{Name: "webhook", ContainerPort: 9443}, {Name: "shadow", ContainerPort: 8082}}}}},
+				Ports: []corev1.ContainerPort{{Name: "webhook", ContainerPort: 9443}, {Name: "standby", ContainerPort: 8082}}}}},
 		}
 	}
 	blue, green := pod("m-blue", "aaa"), pod("m-green", "bbb")
 	procs := map[types.UID]*PodProcess{
-		"m-blue":  {Pod: "m-blue", Ports: map[string]int{"webhook": 1001, "shadow": 1002}},
-		"m-green": {Pod: "m-green", Ports: map[string]int{"webhook": 2001, "shadow": 2002}},
+		"m-blue":  {Pod: "m-blue", Ports: map[string]int{"webhook": 1001, "standby": 1002}},
+		"m-green": {Pod: "m-green", Ports: map[string]int{"webhook": 2001, "standby": 2002}},
 	}
 	running := func(uid types.UID) *PodProcess { return procs[uid] }
 	svc := func(hash string, target intstr.IntOrString) *corev1.Service {
@@ -58,7 +58,8 @@ func TestPickBackendFollowsTheServiceSelector(t *testing.T) {
 	}{
 		{"active selector on blue", svc("aaa", byName), []*corev1.Pod{blue, green}, "m-blue", 1001},
 		{"active selector on green after promote", svc("bbb", byName), []*corev1.Pod{blue, green}, "m-green", 2001},
-		{"numeric targetPort maps to the container port name", svc("bbb", byNumber), []*corev1.Pod{blue, green}, "m-green", 2002},
+		{"numeric targetPort maps to the container port name", svc("bbb", byNumber), []*corev1.Pod{blue, green}, "m-green",
+			2002},
 		{"selected pod not Ready: no backend", svc("bbb", byName), []*corev1.Pod{blue}, "", 0},
 		{"no hash yet: first Ready pod by name", svc("", byName), []*corev1.Pod{blue, green}, "m-blue", 1001},
 	} {

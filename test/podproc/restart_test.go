@@ -125,7 +125,8 @@ func TestHarnessRestartsAProcessThatDiesAndNotOneWhosePodWent(t *testing.T) {
 	})
 	second := h.Process("m-1")
 	if second.Restarts != 1 || second.Hash != "abc" || second.UID != "uid-1" {
-		t.Fatalf("restarted process: restarts %d, hash %q, uid %q; want 1, abc, uid-1", second.Restarts, second.Hash, second.UID)
+		t.Fatalf("restarted process: restarts %d, hash %q, uid %q; want 1, abc, uid-1", second.Restarts, second.Hash,
+			second.UID)
 	}
 	if logs := second.Logs(); !strings.Contains(logs, "pod=m-1 hash=abc") {
 		t.Fatalf("the restarted process did not get the pod's name and hash: %q", logs)
@@ -142,7 +143,8 @@ func TestHarnessRestartsAProcessThatDiesAndNotOneWhosePodWent(t *testing.T) {
 	}
 	waitUntil(t, "the harness to see the pod go", second.Terminated)
 	clk.Step(restartDelay(time.Second, 1))
-	waitUntil(t, "the harness to refuse the restart", func() bool { return logs.has("pod m-1 is gone: its manager is not restarted") })
+	waitUntil(t, "the harness to refuse the restart",
+		func() bool { return logs.has("pod m-1 is gone: its manager is not restarted") })
 	if n := len(h.Processes()); n != 2 {
 		t.Fatalf("%d processes ran for the pod, want 2 (no restart after the pod went)", n)
 	}

@@ -108,7 +108,8 @@ func assetsDir(root string) (string, error) {
 	}
 	matches, _ := filepath.Glob(filepath.Join(root, "bin", "setup-envtest-*"))
 	if len(matches) == 0 {
-		return "", fmt.Errorf("KUBEBUILDER_ASSETS is unset and bin/setup-envtest-* is missing: run the tests with `make test`")
+		return "",
+			fmt.Errorf("KUBEBUILDER_ASSETS is unset and bin/setup-envtest-* is missing: run the tests with `make test`")
 	}
 	out, err := exec.Command(filepath.Join(root, "hack", "envtest.sh"), matches[0]).Output()
 	if err != nil {

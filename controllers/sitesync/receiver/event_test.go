@@ -39,14 +39,17 @@ func TestParsePushEvent(t *testing.T) {
 		wantErr string
 	}{
 		{"github push", `{"ref":"refs/heads/main","before":"` + shaB + `","after":"` + strings.ToUpper(shaA) + `",
-			"repository":{"clone_url":"https://github.com/o/r.git","html_url":"https://github.com/o/r","ssh_url":"git@github.com:o/r.git"}}`,
+			"repository":{"clone_url":"https://github.com/o/r.git","html_url":"https://github.com/o/r",
+			"ssh_url":"git@github.com:o/r.git"}}`,
 			PushEvent{Ref: "refs/heads/main", After: shaA, RepositoryURLs: []string{
 				"https://github.com/o/r.git", "git@github.com:o/r.git", "https://github.com/o/r"}}, ""},
 		{"gitlab push uses project urls", `{"object_kind":"push","ref":"refs/heads/dev","checkout_sha":"` + shaA + `",
-			"project":{"git_http_url":"https://gitlab.com/o/r.git","git_ssh_url":"git@gitlab.com:o/r.git","web_url":"https://gitlab.com/o/r"}}`,
+			"project":{"git_http_url":"https://gitlab.com/o/r.git","git_ssh_url":"git@gitlab.com:o/r.git",
+			"web_url":"https://gitlab.com/o/r"}}`,
 			PushEvent{Ref: "refs/heads/dev", After: shaA, RepositoryURLs: []string{
 				"https://gitlab.com/o/r.git", "git@gitlab.com:o/r.git", "https://gitlab.com/o/r"}}, ""},
-		{"duplicate urls are kept once", `{"ref":"refs/tags/v1","repository":{"clone_url":"u","html_url":"u"},"project":{"web_url":"u"}}`,
+		{"duplicate urls are kept once",
+			`{"ref":"refs/tags/v1","repository":{"clone_url":"u","html_url":"u"},"project":{"web_url":"u"}}`,
 			PushEvent{Ref: "refs/tags/v1", RepositoryURLs: []string{"u"}}, ""},
 		{"branch deletion", `{"ref":"refs/heads/x","after":"0000000000000000000000000000000000000000"}`,
 			PushEvent{Ref: "refs/heads/x", After: "0000000000000000000000000000000000000000", Deleted: true}, ""},
@@ -60,7 +63,8 @@ func TestParsePushEvent(t *testing.T) {
 		{"ref with space", `{"ref":"refs/heads/ma in"}`, PushEvent{}, "control"},
 		{"short sha", `{"ref":"refs/heads/main","after":"abc123"}`, PushEvent{}, "SHA"},
 		{"non hex sha", `{"ref":"refs/heads/main","after":"` + strings.Repeat("g", 40) + `"}`, PushEvent{}, "SHA"},
-		{"url with control char", `{"ref":"refs/heads/main","repository":{"clone_url":"https://x\u0007"}}`, PushEvent{}, "control"},
+		{"url with control char", `{"ref":"refs/heads/main","repository":{"clone_url":"https://x\u0007"}}`, PushEvent{},
+			"control"},
 		{"overlong ref", `{"ref":"refs/heads/` + strings.Repeat("a", maxRefLen) + `"}`, PushEvent{}, "too long"},
 		{"wrong field type", `{"ref":42}`, PushEvent{}, "decoding"},
 	}
@@ -142,7 +146,8 @@ func FuzzParsePushEvent(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-parsing a parsed event failed: %v", err)
 		}
-		if round.Ref != ev.Ref || round.After != ev.After || round.Deleted != ev.Deleted || first(round.RepositoryURLs) != first(ev.RepositoryURLs) {
+		if round.Ref != ev.Ref || round.After != ev.After || round.Deleted != ev.Deleted ||
+			first(round.RepositoryURLs) != first(ev.RepositoryURLs) {
 			t.Fatalf("round trip changed the event: %+v -> %+v", ev, round)
 		}
 	})

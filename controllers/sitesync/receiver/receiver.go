@@ -49,12 +49,12 @@ const (
 	receiverSecretKey = "token"
 )
 
-// Receiver is the push receiver: an http.Handler that verifies a Git host's push webhook against the
+// Handler is the push receiver's http.Handler: it verifies a Git host's push webhook against the
 // SiteSync's receiver Secret and triggers that SiteSync at once by setting its requestedAt annotation, which
 // also survives a manager restart. Responses: 202 triggered, 200 ignored (ping, other event, other ref),
 // 400 bad payload or no delivery id, 401 missing/bad signature, 404 unknown SiteSync or receiver not enabled,
 // 405 not POST, 409 replayed delivery id, 413 body too large. Neither the token nor the signature is logged.
-type Receiver struct {
+type Handler struct {
 	client  client.Client
 	secrets client.Reader
 	clock   clock.PassiveClock
@@ -64,10 +64,10 @@ type Receiver struct {
 	seen         *deliveryCache
 }
 
-// New builds a Receiver that reads SiteSyncs and patches their annotation with c and reads the
+// NewHandler builds a Handler that reads SiteSyncs and patches their annotation with c and reads the
 // receiver Secrets with secrets (an uncached reader, e.g. mgr.GetAPIReader()).
-func New(c client.Client, secrets client.Reader, clk clock.PassiveClock, log logr.Logger) *Receiver {
-	return &Receiver{client: c, secrets: secrets, clock: clk, log: log, seen: newDeliveryCache(defaultSeenDeliveries)}
+func NewHandler(c client.Client, secrets client.Reader, clk clock.PassiveClock, log logr.Logger) *Handler {
+	return &Handler{client: c, secrets: secrets, clock: clk, log: log, seen: newDeliveryCache(defaultSeenDeliveries)}
 }
 
 // receiverResponse is a status code and a short reason for the sender.
@@ -76,7 +76,7 @@ type receiverResponse struct {
 	msg  string
 }
 
-func (rc *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+func (rc *Handler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	res := rc.handle(req)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(res.code)
@@ -84,7 +84,7 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 }
 
 // handle runs the receiver's checks in order; the first failing one answers.
-func (rc *Receiver) handle(req *http.Request) receiverResponse {
+func (rc *Handler) handle(req *http.Request) receiverResponse {
 	if req.Method != http.MethodPost {
 		return receiverResponse{http.StatusMethodNotAllowed, "POST only"}
 	}
@@ -120,7 +120,7 @@ func (rc *Receiver) handle(req *http.Request) receiverResponse {
 }
 
 // dispatch handles a verified delivery: replay check, event filter, payload, trigger.
-func (rc *Receiver) dispatch(ctx context.Context, log logr.Logger, obj *gitopsv1alpha1.SiteSync, prov provider,
+func (rc *Handler) dispatch(ctx context.Context, log logr.Logger, obj *gitopsv1alpha1.SiteSync, prov provider,
 	h http.Header, body []byte) receiverResponse {
 	id := deliveryID(prov, h)
 	if id == "" {
@@ -158,7 +158,7 @@ func (rc *Receiver) dispatch(ctx context.Context, log logr.Logger, obj *gitopsv1
 }
 
 // readBody reads at most MaxBodyBytes; a larger body answers 413.
-func (rc *Receiver) readBody(req *http.Request) ([]byte, *receiverResponse) {
+func (rc *Handler) readBody(req *http.Request) ([]byte, *receiverResponse) {
 	limit := rc.MaxBodyBytes
 	if limit <= 0 {
 		limit = DefaultMaxBodyBytes
@@ -180,7 +180,7 @@ func (rc *Receiver) readBody(req *http.Request) ([]byte, *receiverResponse) {
 
 // token reads the webhook token of the receiver Secret; surrounding whitespace (a trailing newline from a
 // file) is ignored.
-func (rc *Receiver) token(ctx context.Context, namespace, name string) ([]byte, error) {
+func (rc *Handler) token(ctx context.Context, namespace, name string) ([]byte, error) {
 	secret := &corev1.Secret{}
 	// Read without a logger in the context: client-go prints whole response bodies, the token included, at
 	// verbosity 8 and above.
@@ -196,7 +196,7 @@ func (rc *Receiver) token(ctx context.Context, namespace, name string) ([]byte, 
 }
 
 // trigger sets the requestedAt annotation to now, which makes the controller sync at once.
-func (rc *Receiver) trigger(ctx context.Context, obj *gitopsv1alpha1.SiteSync) (string, error) {
+func (rc *Handler) trigger(ctx context.Context, obj *gitopsv1alpha1.SiteSync) (string, error) {
 	at := rc.clock.Now().UTC().Format(time.RFC3339Nano)
 	patch, err := json.Marshal(map[string]any{
 		"metadata": map[string]any{"annotations": map[string]string{gitopsv1alpha1.RequestedAtAnnotation: at}},

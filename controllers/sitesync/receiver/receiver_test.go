@@ -42,9 +42,9 @@ import (
 
 const hookToken = "hook-t0ken-for-tests"
 
-// hookFixture is a Receiver over a fake API with one SiteSync "ns/site" following main.
+// hookFixture is a Handler over a fake API with one SiteSync "ns/site" following main.
 type hookFixture struct {
-	rc   *Receiver
+	rc   *Handler
 	c    client.Client
 	logs *bytes.Buffer
 }
@@ -66,7 +66,7 @@ func newHookFixture(t *testing.T, followRef string, withReceiver bool) *hookFixt
 	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(ss, secret).Build()
 	logs := &bytes.Buffer{}
 	log := funcr.New(func(prefix, args string) { logs.WriteString(prefix + args + "\n") }, funcr.Options{Verbosity: 10})
-	rc := New(c, c, clocktesting.NewFakePassiveClock(testTime), log)
+	rc := NewHandler(c, c, clocktesting.NewFakePassiveClock(testTime), log)
 	return &hookFixture{rc: rc, c: c, logs: logs}
 }
 
@@ -109,10 +109,16 @@ func TestReceiverValidGitHubPushTriggers(t *testing.T) {
 func TestReceiverRejectsBadSignatureWithoutTriggering(t *testing.T) {
 	body := payload(t, "github_push.json")
 	cases := map[string]func(*http.Request){
-		"wrong key":        func(r *http.Request) { r.Header.Set(headerGitHubSignature, "sha256="+hmacHex([]byte("wrong"), body)) },
-		"no signature":     func(r *http.Request) { r.Header.Del(headerGitHubSignature) },
-		"garbage":          func(r *http.Request) { r.Header.Set(headerGitHubSignature, "sha256=nothex") },
-		"gitlab bad token": func(r *http.Request) { r.Header.Del(headerGitHubSignature); r.Header.Set(headerGitLabToken, "nope") },
+		"wrong key": func(r *http.Request) {
+			r.Header.Set(headerGitHubSignature, "sha256="+
+				hmacHex([]byte("wrong"), body))
+		},
+		"no signature": func(r *http.Request) { r.Header.Del(headerGitHubSignature) },
+		"garbage":      func(r *http.Request) { r.Header.Set(headerGitHubSignature, "sha256=nothex") },
+		"gitlab bad token": func(r *http.Request) {
+			r.Header.Del(headerGitHubSignature)
+			r.Header.Set(headerGitLabToken, "nope")
+		},
 	}
 	for name, mutate := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -207,12 +213,19 @@ func TestReceiverAnswersWithoutTriggering(t *testing.T) {
 		req       func() *http.Request
 		want      int
 	}{
-		{"GET", "main", true, func() *http.Request { return httptest.NewRequest(http.MethodGet, "/hook/ns/site", nil) }, http.StatusMethodNotAllowed},
-		{"bad path", "main", true, func() *http.Request { return githubRequest("/hook/ns", push, hookToken, "d") }, http.StatusNotFound},
-		{"bad name", "main", true, func() *http.Request { return githubRequest("/hook/ns/Bad_Name", push, hookToken, "d") }, http.StatusNotFound},
-		{"unknown SiteSync", "main", true, func() *http.Request { return githubRequest("/hook/ns/other", push, hookToken, "d") }, http.StatusNotFound},
-		{"receiver not enabled", "main", false, func() *http.Request { return githubRequest("/hook/ns/site", push, hookToken, "d") }, http.StatusNotFound},
-		{"no delivery id", "main", true, func() *http.Request { return githubRequest("/hook/ns/site", push, hookToken, "") }, http.StatusBadRequest},
+		{"GET", "main", true, func() *http.Request { return httptest.NewRequest(http.MethodGet, "/hook/ns/site", nil) },
+			http.StatusMethodNotAllowed},
+		{"bad path", "main", true, func() *http.Request { return githubRequest("/hook/ns", push, hookToken, "d") },
+			http.StatusNotFound},
+		{"bad name", "main", true, func() *http.Request { return githubRequest("/hook/ns/Bad_Name", push, hookToken, "d") },
+			http.StatusNotFound},
+		{"unknown SiteSync", "main", true, func() *http.Request {
+			return githubRequest("/hook/ns/other", push, hookToken, "d")
+		}, http.StatusNotFound},
+		{"receiver not enabled", "main", false,
+			func() *http.Request { return githubRequest("/hook/ns/site", push, hookToken, "d") }, http.StatusNotFound},
+		{"no delivery id", "main", true, func() *http.Request { return githubRequest("/hook/ns/site", push, hookToken, "") },
+			http.StatusBadRequest},
 		{"ping", "main", true, func() *http.Request {
 			r := githubRequest("/hook/ns/site", []byte(`{"zen":"x"}`), hookToken, "d")
 			r.Header.Set("X-GitHub-Event", "ping")
@@ -223,8 +236,11 @@ func TestReceiverAnswersWithoutTriggering(t *testing.T) {
 			r.Header.Set("X-GitHub-Event", "issues")
 			return r
 		}, http.StatusOK},
-		{"push to another branch", "release", true, func() *http.Request { return githubRequest("/hook/ns/site", push, hookToken, "d") }, http.StatusOK},
-		{"signed garbage payload", "main", true, func() *http.Request { return githubRequest("/hook/ns/site", []byte(`{"ref":1}`), hookToken, "d") }, http.StatusBadRequest},
+		{"push to another branch", "release", true,
+			func() *http.Request { return githubRequest("/hook/ns/site", push, hookToken, "d") }, http.StatusOK},
+		{"signed garbage payload", "main", true,
+			func() *http.Request { return githubRequest("/hook/ns/site", []byte(`{"ref":1}`), hookToken, "d") },
+			http.StatusBadRequest},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -49,7 +49,7 @@ type Server struct {
 // stamps the trigger.
 func NewServer(addr string, c client.Client, apiReader client.Reader, clk clock.PassiveClock) *Server {
 	log := ctrl.Log.WithName("sitesync-receiver")
-	return &Server{Addr: addr, Handler: New(c, apiReader, clk, log), Log: log}
+	return &Server{Addr: addr, Handler: NewHandler(c, apiReader, clk, log), Log: log}
 }
 
 // NeedLeaderElection is false: every replica takes webhooks.

@@ -51,15 +51,20 @@ func TestVerifySignature(t *testing.T) {
 		{"github not hex", map[string]string{headerGitHubSignature: "sha256=zz"}, token, providerGitHub, true},
 		{"github truncated", map[string]string{headerGitHubSignature: "sha256=" + good[:40]}, token, providerGitHub, true},
 		{"gitea valid", map[string]string{headerGiteaSignature: good}, token, providerGitea, false},
-		{"gitea wins over github header", map[string]string{headerGiteaSignature: good, headerGitHubSignature: "sha256=" + wrongKey}, token, providerGitea, false},
-		{"gitea bad", map[string]string{headerGiteaSignature: wrongKey, headerGitHubSignature: "sha256=" + good}, token, providerGitea, true},
-		{"forgejo valid", map[string]string{headerForgejoSignature: good, headerGiteaSignature: good}, token, providerForgejo, false},
+		{"gitea wins over github header",
+			map[string]string{headerGiteaSignature: good, headerGitHubSignature: "sha256=" + wrongKey}, token,
+			providerGitea, false},
+		{"gitea bad", map[string]string{headerGiteaSignature: wrongKey, headerGitHubSignature: "sha256=" + good}, token,
+			providerGitea, true},
+		{"forgejo valid", map[string]string{headerForgejoSignature: good, headerGiteaSignature: good}, token,
+			providerForgejo, false},
 		{"forgejo bad", map[string]string{headerForgejoSignature: wrongKey}, token, providerForgejo, true},
 		{"gitlab token", map[string]string{headerGitLabToken: string(token)}, token, providerGitLab, false},
 		{"gitlab wrong token", map[string]string{headerGitLabToken: "webhook-token-124"}, token, providerGitLab, true},
 		{"gitlab token prefix only", map[string]string{headerGitLabToken: "webhook"}, token, providerGitLab, true},
 		{"no signature", map[string]string{}, token, "", true},
-		{"empty secret token never verifies", map[string]string{headerGitHubSignature: "sha256=" + hmacHex(nil, body)}, nil, "", true},
+		{"empty secret token never verifies", map[string]string{headerGitHubSignature: "sha256=" + hmacHex(nil, body)}, nil,
+			"", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,10 +102,13 @@ func TestDeliveryIDAndEventHeaders(t *testing.T) {
 		wantEvent string
 	}{
 		{"github", providerGitHub, map[string]string{"X-GitHub-Delivery": "d1", "X-GitHub-Event": "push"}, "d1", "push"},
-		{"gitlab event uuid", providerGitLab, map[string]string{"X-Gitlab-Event-UUID": "u1", "X-Gitlab-Event": "Push Hook"}, "u1", "Push Hook"},
+		{"gitlab event uuid", providerGitLab, map[string]string{"X-Gitlab-Event-UUID": "u1", "X-Gitlab-Event": "Push Hook"},
+			"u1", "Push Hook"},
 		{"gitlab webhook uuid fallback", providerGitLab, map[string]string{"X-Gitlab-Webhook-UUID": "w1"}, "w1", ""},
-		{"gitea", providerGitea, map[string]string{"X-Gitea-Delivery": "g1", "X-GitHub-Delivery": "other", "X-Gitea-Event": "push"}, "g1", "push"},
-		{"forgejo falls back to gitea headers", providerForgejo, map[string]string{"X-Gitea-Delivery": "f1", "X-Gitea-Event": "push"}, "f1", "push"},
+		{"gitea", providerGitea, map[string]string{"X-Gitea-Delivery": "g1", "X-GitHub-Delivery": "other",
+			"X-Gitea-Event": "push"}, "g1", "push"},
+		{"forgejo falls back to gitea headers", providerForgejo,
+			map[string]string{"X-Gitea-Delivery": "f1", "X-Gitea-Event": "push"}, "f1", "push"},
 		{"github ignores gitlab id", providerGitHub, map[string]string{"X-Gitlab-Event-UUID": "u1"}, "", ""},
 	}
 	for _, tc := range cases {

@@ -54,7 +54,8 @@ func TestFreezeWindowsOpenAndCloseAcrossDST(t *testing.T) {
 		{"closed after the window", "0 22 * * *", 8 * time.Hour, "2026-10-25 05:00", ""},
 		{"window opens the night the clocks go forward", "0 22 * * *", 8 * time.Hour, "2026-03-28 23:00", "2026-03-29 07:00"},
 		{"8 elapsed hours end at 07:00 CEST", "0 22 * * *", 8 * time.Hour, "2026-03-29 06:30", "2026-03-29 07:00"},
-		{"a 01:00 window the day after the change opens at 01:00 CEST", "0 1 * * *", time.Hour, "2026-03-30 01:30", "2026-03-30 02:00"},
+		{"a 01:00 window the day after the change opens at 01:00 CEST", "0 1 * * *", time.Hour, "2026-03-30 01:30",
+			"2026-03-30 02:00"},
 		{"and not an hour early", "0 1 * * *", time.Hour, "2026-03-30 00:30", ""},
 		{"weekend freeze Friday 18:00 for 62h", "0 18 * * 5", 62 * time.Hour, "2026-03-29 12:00", "2026-03-30 09:00"},
 	}
@@ -84,7 +85,8 @@ func TestFreezeWindowsWithoutAGapEnd(t *testing.T) {
 		duration time.Duration
 		min, max time.Time // the answer lies in [min, max]
 	}{
-		{"two overlapping hours, then a gap", "0 9,10 * * *", 2 * time.Hour, now.Add(90 * time.Minute), now.Add(90 * time.Minute)},
+		{"two overlapping hours, then a gap", "0 9,10 * * *", 2 * time.Hour, now.Add(90 * time.Minute),
+			now.Add(90 * time.Minute)},
 		{"every minute for an hour", "* * * * *", time.Hour, now.Add(maxFreezeAhead), now.Add(maxFreezeAhead + time.Hour)},
 		{"every hour for an hour", "0 * * * *", time.Hour, now.Add(maxFreezeAhead), now.Add(maxFreezeAhead + time.Hour)},
 	}
@@ -103,7 +105,8 @@ func TestFreezeWindowsWithoutAGapEnd(t *testing.T) {
 // the window closing publishes; the override annotation publishes during the window with its reason.
 func TestPlanFreeze(t *testing.T) {
 	spec := twoWaves()
-	spec.Freeze = []gitopsv1alpha1.FreezeWindow{{Schedule: "0 22 * * *", Duration: *dur(8 * time.Hour), TimeZone: "Europe/Berlin"}}
+	spec.Freeze = []gitopsv1alpha1.FreezeWindow{{Schedule: "0 22 * * *", Duration: *dur(8 * time.Hour),
+		TimeZone: "Europe/Berlin"}}
 	r := compile(t, spec)
 	night := berlin(t, "2026-10-24 23:00")
 	closes := berlin(t, "2026-10-25 05:00")
@@ -115,7 +118,8 @@ func TestPlanFreeze(t *testing.T) {
 	if p.WakeAfter != closes.Sub(night) || p.WakeAfter != 7*time.Hour {
 		t.Errorf("wake after %s, want 7h (6h of wall clock plus the hour the clocks go back)", p.WakeAfter)
 	}
-	if got := site(t, p.Status, "dev").WaitingFor; !strings.Contains(got, "freeze window closing at 2026-10-25T04:00:00Z") {
+	if got := site(t, p.Status, "dev").WaitingFor; !strings.Contains(got,
+		"freeze window closing at 2026-10-25T04:00:00Z") {
 		t.Errorf("dev waits for %q", got)
 	}
 	if strings.Join(reasons(p), ",") != gitopsv1alpha1.EventRolloutFrozen {
@@ -134,11 +138,13 @@ func TestPlanFreeze(t *testing.T) {
 	}
 	// The override publishes during the window, with its reason.
 	ann := map[string]string{gitopsv1alpha1.OverrideFreezeAnnotation: "INC-4711 hotfix"}
-	p = r.Plan(Input{Revision: rev1, Sites: fleet(), Previous: &frozen, Now: night.Add(2 * time.Hour), CanPublish: true, Annotations: ann})
+	p = r.Plan(Input{Revision: rev1, Sites: fleet(), Previous: &frozen, Now: night.Add(2 * time.Hour), CanPublish: true,
+		Annotations: ann})
 	if strings.Join(p.Publish, ",") != "dev" || p.Override != "INC-4711 hotfix" {
 		t.Errorf("override: publish %v override %q", p.Publish, p.Override)
 	}
-	if got := strings.Join(reasons(p), ","); got != gitopsv1alpha1.EventWaveStarted+","+gitopsv1alpha1.EventFreezeOverridden {
+	if got := strings.Join(reasons(p), ","); got != gitopsv1alpha1.EventWaveStarted+","+
+		gitopsv1alpha1.EventFreezeOverridden {
 		t.Errorf("override events %v", p.Events)
 	}
 }
@@ -151,9 +157,12 @@ func TestCompileRejectsWhatAdmissionCannotJudge(t *testing.T) {
 		spec  gitopsv1alpha1.RolloutSpec
 		field string
 	}{
-		{"unknown zone", gitopsv1alpha1.RolloutSpec{Freeze: []gitopsv1alpha1.FreezeWindow{{Schedule: "0 1 * * *", Duration: *dur(time.Hour), TimeZone: "Europe/Nowhere"}}}, "spec.freeze[0]: timeZone"},
-		{"minute 61", gitopsv1alpha1.RolloutSpec{Freeze: []gitopsv1alpha1.FreezeWindow{{Schedule: "61 1 * * *", Duration: *dur(time.Hour)}}}, "spec.freeze[0]: schedule"},
-		{"open bracket", gitopsv1alpha1.RolloutSpec{Waves: []gitopsv1alpha1.Wave{{Name: "a", Sites: []string{"dev", "eu-[a"}}}}, "spec.waves[0].sites[1]"},
+		{"unknown zone", gitopsv1alpha1.RolloutSpec{Freeze: []gitopsv1alpha1.FreezeWindow{{Schedule: "0 1 * * *",
+			Duration: *dur(time.Hour), TimeZone: "Europe/Nowhere"}}}, "spec.freeze[0]: timeZone"},
+		{"minute 61", gitopsv1alpha1.RolloutSpec{Freeze: []gitopsv1alpha1.FreezeWindow{{Schedule: "61 1 * * *",
+			Duration: *dur(time.Hour)}}}, "spec.freeze[0]: schedule"},
+		{"open bracket", gitopsv1alpha1.RolloutSpec{Waves: []gitopsv1alpha1.Wave{{Name: "a", Sites: []string{"dev",
+			"eu-[a"}}}}, "spec.waves[0].sites[1]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -53,7 +53,8 @@ func (p *planning) halt(w wave, failed map[*gitopsv1alpha1.RolloutSite]string) {
 			why = append(why, msg)
 		}
 	}
-	st.Message = fmt.Sprintf("halted at wave %s: %s; later waves do not get %s, push a fix", w.name, strings.Join(why, "; "), short(p.in.Revision))
+	st.Message = fmt.Sprintf("halted at wave %s: %s; later waves do not get %s, push a fix", w.name,
+		strings.Join(why, "; "), short(p.in.Revision))
 	p.event(true, gitopsv1alpha1.EventRolloutHalted, st.Message)
 	p.haltedSites()
 }
@@ -78,7 +79,8 @@ func (p *planning) stayHalted() {
 // haltedSites reverts the halted sites (onFailure Revert) and tells the pending ones why they wait.
 func (p *planning) haltedSites() {
 	for _, w := range p.r.waves {
-		waitFor(p.members(w.name, gitopsv1alpha1.SitePending), fmt.Sprintf("the rollout halted at wave %s: a newer revision", p.out.Status.Wave))
+		waitFor(p.members(w.name, gitopsv1alpha1.SitePending),
+			fmt.Sprintf("the rollout halted at wave %s: a newer revision", p.out.Status.Wave))
 		if p.r.onFailure != gitopsv1alpha1.OnFailureRevert {
 			continue
 		}
@@ -104,7 +106,9 @@ func (p *planning) revert(rec *gitopsv1alpha1.RolloutSite) {
 	p.out.Revert = append(p.out.Revert, Revert{Site: rec.Name, Commit: rec.LastHealthyCommit,
 		Revision: rec.LastHealthyRevision, Of: s.RenderedCommit})
 	rec.State = gitopsv1alpha1.SiteReverted
-	rec.WaitingFor = fmt.Sprintf("reverted to %s (source %s): a newer revision", short(rec.LastHealthyCommit), short(rec.LastHealthyRevision))
-	p.event(true, gitopsv1alpha1.EventSiteReverted, fmt.Sprintf("site %s: committing its last healthy output %s (source %s) back over %s",
-		rec.Name, short(rec.LastHealthyCommit), short(rec.LastHealthyRevision), short(s.RenderedCommit)))
+	rec.WaitingFor = fmt.Sprintf("reverted to %s (source %s): a newer revision", short(rec.LastHealthyCommit),
+		short(rec.LastHealthyRevision))
+	p.event(true, gitopsv1alpha1.EventSiteReverted,
+		fmt.Sprintf("site %s: committing its last healthy output %s (source %s) back over %s",
+			rec.Name, short(rec.LastHealthyCommit), short(rec.LastHealthyRevision), short(s.RenderedCommit)))
 }

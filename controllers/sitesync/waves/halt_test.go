@@ -37,9 +37,11 @@ func TestPlanHalts(t *testing.T) {
 		now     time.Time
 		message string
 	}{
-		{"Degraded", twoWaves(), devAt("Degraded", t0.Add(time.Minute), `Deployment "web" exceeded its progress deadline`), t0.Add(2 * time.Minute),
+		{"Degraded", twoWaves(), devAt("Degraded", t0.Add(time.Minute), `Deployment "web" exceeded its progress deadline`),
+			t0.Add(2 * time.Minute),
 			`dev Degraded at 111111111111: Deployment "web" exceeded its progress deadline`},
-		{"Degraded while soaking", twoWaves(), devAt("Degraded", t0.Add(4*time.Minute), "CrashLoopBackOff"), t0.Add(5 * time.Minute),
+		{"Degraded while soaking", twoWaves(), devAt("Degraded", t0.Add(4*time.Minute), "CrashLoopBackOff"),
+			t0.Add(5 * time.Minute),
 			"dev Degraded at 111111111111: CrashLoopBackOff"},
 		{"progress deadline", deadline, devAt("Pending", t0, "waiting for rollout"), t0.Add(5 * time.Minute),
 			"dev not Synced and Healthy within progressDeadline 5m0s (now Pending): waiting for rollout"},
@@ -55,7 +57,8 @@ func TestPlanHalts(t *testing.T) {
 			if !strings.Contains(p.Status.Message, tc.message) {
 				t.Errorf("message %q, want it to contain %q", p.Status.Message, tc.message)
 			}
-			if got := site(t, p.Status, "dev"); got.State != gitopsv1alpha1.SiteHalted || !strings.Contains(got.WaitingFor, tc.message) {
+			if got := site(t, p.Status, "dev"); got.State != gitopsv1alpha1.SiteHalted ||
+				!strings.Contains(got.WaitingFor, tc.message) {
 				t.Errorf("dev %s %q", got.State, got.WaitingFor)
 			}
 			if got := site(t, p.Status, "edge-1").WaitingFor; !strings.Contains(got, "halted at wave canary") {
@@ -66,13 +69,15 @@ func TestPlanHalts(t *testing.T) {
 			}
 			// dev recovers, the soak passes: the revision stays halted, edge never gets it, no second event.
 			recovered := devAt("Delivered", tc.now, "")
-			p = r.Plan(Input{Revision: rev1, Sites: recovered, Previous: &p.Status, Now: tc.now.Add(time.Hour), CanPublish: true})
+			p = r.Plan(Input{Revision: rev1, Sites: recovered, Previous: &p.Status, Now: tc.now.Add(time.Hour),
+				CanPublish: true})
 			if p.Status.Phase != gitopsv1alpha1.RolloutHalted || len(p.Publish) != 0 || len(p.Events) != 0 {
 				t.Errorf("after recovery: phase %s publish %v events %v", p.Status.Phase, p.Publish, p.Events)
 			}
 			// The fix: rev2 changes dev again, a new rollout starts at wave canary.
 			recovered[0].Changed = true
-			p = r.Plan(Input{Revision: rev2, Sites: recovered, Previous: &p.Status, Now: tc.now.Add(2 * time.Hour), CanPublish: true})
+			p = r.Plan(Input{Revision: rev2, Sites: recovered, Previous: &p.Status, Now: tc.now.Add(2 * time.Hour),
+				CanPublish: true})
 			if p.Status.Phase != gitopsv1alpha1.RolloutProgressing || strings.Join(p.Publish, ",") != "dev" {
 				t.Errorf("rev2: phase %s publish %v", p.Status.Phase, p.Publish)
 			}
@@ -97,12 +102,14 @@ func TestPlanRevertsFailedSitesToTheirLastHealthyOutput(t *testing.T) {
 	if !dry.ActionDue || len(dry.Revert) != 0 || dry.Status.Phase != gitopsv1alpha1.RolloutHalted {
 		t.Fatalf("without a sync: actionDue %v revert %v phase %s", dry.ActionDue, dry.Revert, dry.Status.Phase)
 	}
-	p := r.Plan(Input{Revision: rev1, Sites: degraded, Previous: &dry.Status, Now: t0.Add(3 * time.Minute), CanPublish: true})
+	p := r.Plan(Input{Revision: rev1, Sites: degraded, Previous: &dry.Status, Now: t0.Add(3 * time.Minute),
+		CanPublish: true})
 	want := Revert{Site: "dev", Commit: c0, Revision: old, Of: c1}
 	if len(p.Revert) != 1 || p.Revert[0] != want {
 		t.Fatalf("revert %+v, want %+v", p.Revert, want)
 	}
-	if got := site(t, p.Status, "dev"); got.State != gitopsv1alpha1.SiteReverted || !strings.Contains(got.WaitingFor, "reverted to c00000000000") {
+	if got := site(t, p.Status, "dev"); got.State != gitopsv1alpha1.SiteReverted ||
+		!strings.Contains(got.WaitingFor, "reverted to c00000000000") {
 		t.Errorf("dev %s %q", got.State, got.WaitingFor)
 	}
 	if strings.Join(reasons(p), ",") != gitopsv1alpha1.EventSiteReverted {
@@ -110,7 +117,8 @@ func TestPlanRevertsFailedSitesToTheirLastHealthyOutput(t *testing.T) {
 	}
 	// Next round: the reverted output differs from rev1's (changed), the site is Pending in Argo CD: nothing
 	// more is published or reverted.
-	p = r.Plan(Input{Revision: rev1, Sites: after(degraded, p, c1, rev1, t0), Previous: &p.Status, Now: t0.Add(4 * time.Minute), CanPublish: true})
+	p = r.Plan(Input{Revision: rev1, Sites: after(degraded, p, c1, rev1, t0), Previous: &p.Status,
+		Now: t0.Add(4 * time.Minute), CanPublish: true})
 	if len(p.Revert) != 0 || len(p.Publish) != 0 || site(t, p.Status, "dev").State != gitopsv1alpha1.SiteReverted {
 		t.Errorf("after the revert: publish %v revert %v dev %s", p.Publish, p.Revert, site(t, p.Status, "dev").State)
 	}
@@ -118,7 +126,8 @@ func TestPlanRevertsFailedSitesToTheirLastHealthyOutput(t *testing.T) {
 	// A site first seen already changed, never healthy: nothing to revert to.
 	fresh := []Site{{Name: "dev", Changed: true, Delivery: gitopsv1alpha1.DeliveryNoApplication}}
 	prev = r.Plan(Input{Revision: rev1, Sites: fresh, Now: t0, CanPublish: true}).Status
-	p = r.Plan(Input{Revision: rev1, Sites: []Site{{Name: "dev", RenderedCommit: c1, Delivery: "Degraded"}}, Previous: &prev, Now: t0.Add(time.Minute), CanPublish: true})
+	p = r.Plan(Input{Revision: rev1, Sites: []Site{{Name: "dev", RenderedCommit: c1, Delivery: "Degraded"}},
+		Previous: &prev, Now: t0.Add(time.Minute), CanPublish: true})
 	if len(p.Revert) != 0 || !strings.Contains(site(t, p.Status, "dev").WaitingFor, "no healthy output") {
 		t.Errorf("never healthy: revert %v, dev waits for %q", p.Revert, site(t, p.Status, "dev").WaitingFor)
 	}

@@ -58,7 +58,8 @@ func compile(t *testing.T, spec gitopsv1alpha1.RolloutSpec) *Rollout {
 
 // healthyAt is a site Delivered since since at commit, not changed by the revision.
 func healthyAt(name, commit string, since time.Time) Site {
-	return Site{Name: name, RenderedCommit: commit, PublishedRevision: old, Delivery: gitopsv1alpha1.DeliveryDelivered, Since: since}
+	return Site{Name: name, RenderedCommit: commit, PublishedRevision: old, Delivery: gitopsv1alpha1.DeliveryDelivered,
+		Since: since}
 }
 
 // changed is a site Delivered at c0 that the revision changes.

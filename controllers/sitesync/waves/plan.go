@@ -144,7 +144,8 @@ func (p *planning) records() {
 			rec.State = gitopsv1alpha1.SiteUnchanged
 		}
 		// The last healthy output is what ran before this rollout touched the site: what a revert restores.
-		if s.Delivery == gitopsv1alpha1.DeliveryDelivered && s.RenderedCommit != "" && rec.State != gitopsv1alpha1.SitePublished {
+		if s.Delivery == gitopsv1alpha1.DeliveryDelivered && s.RenderedCommit != "" &&
+			rec.State != gitopsv1alpha1.SitePublished {
 			rec.LastHealthyCommit, rec.LastHealthyRevision = s.RenderedCommit, s.PublishedRevision
 		}
 		p.recs[s.Name] = rec

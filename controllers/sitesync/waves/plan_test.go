@@ -38,7 +38,8 @@ func published(t *testing.T) *gitopsv1alpha1.RolloutStatus {
 
 // devAt is the fleet with dev at c1 (rev1's output) in the given delivery state since since.
 func devAt(state gitopsv1alpha1.DeliveryState, since time.Time, msg string) []Site {
-	return set(fleet(), Site{Name: "dev", RenderedCommit: c1, PublishedRevision: rev1, Delivery: state, Since: since, Message: msg})
+	return set(fleet(), Site{Name: "dev", RenderedCommit: c1, PublishedRevision: rev1, Delivery: state, Since: since,
+		Message: msg})
 }
 
 // TestPlan is the planner's decision table: each row is one call with a fixed clock.
@@ -71,7 +72,8 @@ func TestPlan(t *testing.T) {
 		name: "a wave the revision does not change is skipped",
 		spec: twoWaves(),
 		in: func(*testing.T) Input {
-			return Input{Revision: rev1, Sites: []Site{healthyAt("dev", c0, t0), changed("edge-1"), healthyAt("edge-2", c0, t0)}, Now: t0, CanPublish: true}
+			return Input{Revision: rev1, Sites: []Site{healthyAt("dev", c0, t0), changed("edge-1"), healthyAt("edge-2", c0,
+				t0)}, Now: t0, CanPublish: true}
 		},
 		want: want{publish: []string{"edge-1"}, phase: gitopsv1alpha1.RolloutProgressing, wave: "edge",
 			states: map[string]gitopsv1alpha1.SiteRolloutState{"dev": "Unchanged", "edge-2": "Unchanged"},
@@ -80,7 +82,8 @@ func TestPlan(t *testing.T) {
 		name: "published and not yet healthy: the wave waits for Argo CD",
 		spec: twoWaves(),
 		in: func(t *testing.T) Input {
-			return Input{Revision: rev1, Sites: devAt("Pending", t0, ""), Previous: published(t), Now: t0.Add(time.Minute), CanPublish: true}
+			return Input{Revision: rev1, Sites: devAt("Pending", t0, ""), Previous: published(t), Now: t0.Add(time.Minute),
+				CanPublish: true}
 		},
 		want: want{phase: gitopsv1alpha1.RolloutProgressing, wave: "canary",
 			waiting: map[string]string{"dev": "Synced and Healthy (now Pending)", "edge-1": "wave canary"}},
@@ -88,7 +91,8 @@ func TestPlan(t *testing.T) {
 		name: "soak: healthy for 4 of 10 minutes, 6 left, wake at the soak's end",
 		spec: twoWaves(),
 		in: func(t *testing.T) Input {
-			return Input{Revision: rev1, Sites: devAt("Delivered", t0.Add(time.Minute), ""), Previous: published(t), Now: t0.Add(5 * time.Minute), CanPublish: true}
+			return Input{Revision: rev1, Sites: devAt("Delivered", t0.Add(time.Minute), ""), Previous: published(t),
+				Now: t0.Add(5 * time.Minute), CanPublish: true}
 		},
 		want: want{phase: gitopsv1alpha1.RolloutSoaking, wave: "canary", wake: 6 * time.Minute,
 			waiting: map[string]string{"dev": "soak, 6m0s left", "edge-2": "wave canary"}},
@@ -96,7 +100,8 @@ func TestPlan(t *testing.T) {
 		name: "soak over: wave canary finishes, wave edge is published; prod still waits",
 		spec: twoWaves(),
 		in: func(t *testing.T) Input {
-			return Input{Revision: rev1, Sites: devAt("Delivered", t0.Add(time.Minute), ""), Previous: published(t), Now: t0.Add(11 * time.Minute), CanPublish: true}
+			return Input{Revision: rev1, Sites: devAt("Delivered", t0.Add(time.Minute), ""), Previous: published(t),
+				Now: t0.Add(11 * time.Minute), CanPublish: true}
 		},
 		want: want{publish: []string{"edge-1", "edge-2"}, phase: gitopsv1alpha1.RolloutProgressing, wave: "edge",
 			waiting: map[string]string{"prod": "wave edge"},
@@ -105,7 +110,8 @@ func TestPlan(t *testing.T) {
 		name: "no sync this round: the due publish is reported, nothing changes",
 		spec: twoWaves(),
 		in: func(t *testing.T) Input {
-			return Input{Revision: rev1, Sites: devAt("Delivered", t0.Add(time.Minute), ""), Previous: published(t), Now: t0.Add(11 * time.Minute)}
+			return Input{Revision: rev1, Sites: devAt("Delivered", t0.Add(time.Minute), ""), Previous: published(t),
+				Now: t0.Add(11 * time.Minute)}
 		},
 		want: want{phase: gitopsv1alpha1.RolloutProgressing, wave: "edge", actionDue: true,
 			states:  map[string]gitopsv1alpha1.SiteRolloutState{"edge-1": "Pending"},
@@ -124,7 +130,8 @@ func TestPlan(t *testing.T) {
 		name: "newest wins: rev2 leaves dev alone while it soaks rev1; edge waits for that soak",
 		spec: twoWaves(),
 		in: func(t *testing.T) Input {
-			return Input{Revision: rev2, Sites: devAt("Delivered", t0.Add(time.Minute), ""), Previous: published(t), Now: t0.Add(5 * time.Minute), CanPublish: true}
+			return Input{Revision: rev2, Sites: devAt("Delivered", t0.Add(time.Minute), ""), Previous: published(t),
+				Now: t0.Add(5 * time.Minute), CanPublish: true}
 		},
 		want: want{phase: gitopsv1alpha1.RolloutSoaking, wave: "canary", wake: 6 * time.Minute,
 			states:  map[string]gitopsv1alpha1.SiteRolloutState{"dev": "Published", "edge-1": "Pending"},
@@ -133,9 +140,11 @@ func TestPlan(t *testing.T) {
 		name: "sites in no wave form the implicit last wave",
 		spec: twoWaves(),
 		in: func(*testing.T) Input {
-			return Input{Revision: rev1, Sites: []Site{healthyAt("dev", c0, t0), changed("prod"), changed("zz-lab")}, Now: t0, CanPublish: true}
+			return Input{Revision: rev1, Sites: []Site{healthyAt("dev", c0, t0), changed("prod"), changed("zz-lab")}, Now: t0,
+				CanPublish: true}
 		},
-		want: want{publish: []string{"prod", "zz-lab"}, wave: gitopsv1alpha1.ImplicitWave, phase: gitopsv1alpha1.RolloutProgressing,
+		want: want{publish: []string{"prod", "zz-lab"}, wave: gitopsv1alpha1.ImplicitWave,
+			phase:  gitopsv1alpha1.RolloutProgressing,
 			events: []string{gitopsv1alpha1.EventWaveStarted}},
 	}, {
 		name: "approval gate: wave canary waits for the annotation naming it and the revision",
@@ -145,7 +154,8 @@ func TestPlan(t *testing.T) {
 				Annotations: map[string]string{"siteops.dev/approve-canary": rev2[:12], "siteops.dev/approve-edge": rev1}}
 		},
 		want: want{phase: gitopsv1alpha1.RolloutWaitingForApproval, wave: "canary",
-			waiting:    map[string]string{"dev": "approval of wave canary (siteops.dev/approve-canary=111111111111)", "edge-1": "wave canary"},
+			waiting: map[string]string{"dev": "approval of wave canary (siteops.dev/approve-canary=111111111111)",
+				"edge-1": "wave canary"},
 			msgContain: "siteops.dev/approve-canary=" + rev1},
 	}, {
 		name: "approval gate: a 7-character prefix of the revision approves",
@@ -154,7 +164,8 @@ func TestPlan(t *testing.T) {
 			return Input{Revision: rev1, Sites: fleet(), Now: t0, CanPublish: true,
 				Annotations: map[string]string{"siteops.dev/approve-canary": rev1[:7]}}
 		},
-		want: want{publish: []string{"dev"}, phase: gitopsv1alpha1.RolloutProgressing, wave: "canary", events: []string{gitopsv1alpha1.EventWaveStarted}},
+		want: want{publish: []string{"dev"}, phase: gitopsv1alpha1.RolloutProgressing, wave: "canary",
+			events: []string{gitopsv1alpha1.EventWaveStarted}},
 	}, {
 		name: "complete: every changed site published, healthy and soaked",
 		spec: twoWaves(),

@@ -82,7 +82,8 @@ func (p *planning) gate(w wave, pending []*gitopsv1alpha1.RolloutSite) bool {
 		st.Phase = gitopsv1alpha1.RolloutWaitingForApproval
 		st.Message = fmt.Sprintf("wave %s waits for approval: annotate the SiteSync with %s%s=%s",
 			w.name, gitopsv1alpha1.ApproveAnnotationPrefix, w.name, p.in.Revision)
-		waitFor(pending, fmt.Sprintf("approval of wave %s (%s%s=%s)", w.name, gitopsv1alpha1.ApproveAnnotationPrefix, w.name, short(p.in.Revision)))
+		waitFor(pending, fmt.Sprintf("approval of wave %s (%s%s=%s)", w.name, gitopsv1alpha1.ApproveAnnotationPrefix, w.name,
+			short(p.in.Revision)))
 		return false
 	}
 	return true
@@ -105,16 +106,20 @@ func (p *planning) publish(w wave, pending []*gitopsv1alpha1.RolloutSite) {
 		return
 	}
 	for _, rec := range pending {
-		rec.State, rec.PublishedAt, rec.WaitingFor = gitopsv1alpha1.SitePublished, p.now(), "Argo CD: Synced and Healthy at the new rendered commit"
+		rec.State, rec.PublishedAt, rec.WaitingFor = gitopsv1alpha1.SitePublished, p.now(),
+			"Argo CD: Synced and Healthy at the new rendered commit"
 		p.out.Publish = append(p.out.Publish, rec.Name)
 	}
 	if p.r.deadline > 0 {
 		p.wakeAt(p.in.Now.Add(p.r.deadline))
 	}
-	st.Message = fmt.Sprintf("wave %s: committed %s for %s; waiting for Argo CD", w.name, short(p.in.Revision), names(pending))
-	p.event(false, gitopsv1alpha1.EventWaveStarted, fmt.Sprintf("wave %s: committing %s for %s", w.name, short(p.in.Revision), names(pending)))
+	st.Message = fmt.Sprintf("wave %s: committed %s for %s; waiting for Argo CD", w.name, short(p.in.Revision),
+		names(pending))
+	p.event(false, gitopsv1alpha1.EventWaveStarted,
+		fmt.Sprintf("wave %s: committing %s for %s", w.name, short(p.in.Revision), names(pending)))
 	if p.out.Override != "" {
-		p.event(true, gitopsv1alpha1.EventFreezeOverridden, fmt.Sprintf("wave %s published during a freeze window: %s", w.name, p.out.Override))
+		p.event(true, gitopsv1alpha1.EventFreezeOverridden,
+			fmt.Sprintf("wave %s published during a freeze window: %s", w.name, p.out.Override))
 	}
 }
 
@@ -152,7 +157,8 @@ func (p *planning) settled(w wave, published []*gitopsv1alpha1.RolloutSite) bool
 	switch {
 	case unhealthy > 0:
 		st.Phase = gitopsv1alpha1.RolloutProgressing
-		st.Message = fmt.Sprintf("wave %s: %d of %d sites not yet Synced and Healthy at %s", w.name, unhealthy, len(published), short(p.in.Revision))
+		st.Message = fmt.Sprintf("wave %s: %d of %d sites not yet Synced and Healthy at %s", w.name, unhealthy,
+			len(published), short(p.in.Revision))
 		return false
 	case soaking > 0:
 		st.Phase = gitopsv1alpha1.RolloutSoaking

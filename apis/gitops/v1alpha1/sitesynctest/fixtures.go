@@ -90,9 +90,11 @@ func InvalidSiteSyncs() []Invalid {
 		{"bad secret name", func(s *S) {
 			s.Spec.Target.SecretRef = &gitopsv1alpha1.LocalSecretReference{Name: "Git_Creds"}
 		}, "spec.target.secretRef.name"},
-		{"receiver without secret", func(s *S) { s.Spec.Receiver = &gitopsv1alpha1.Receiver{} }, "spec.receiver.secretRef.name"},
+		{"receiver without secret", func(s *S) { s.Spec.Receiver = &gitopsv1alpha1.Receiver{} },
+			"spec.receiver.secretRef.name"},
 		{"site in two waves", func(s *S) {
-			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"}}, {Name: "two", Sites: []string{"prod", "dev"}}}
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"}},
+				{Name: "two", Sites: []string{"prod", "dev"}}}
 		}, "spec.waves"},
 		{"wave named like the implicit wave", func(s *S) {
 			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: gitopsv1alpha1.ImplicitWave, Sites: []string{"dev"}}}

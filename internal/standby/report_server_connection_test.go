@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package main
+package standby
 
 import (
 	"context"
@@ -24,14 +24,14 @@ import (
 	"testing"
 )
 
-// TestReportServerClosesEveryConnection: the shadow report's server answers with Connection: close and closes
+// TestReportServerClosesEveryConnection: the standby report's server answers with Connection: close and closes
 // the connection, so each request of an analysis reaches the pod the preview Service selects now.
 func TestReportServerClosesEveryConnection(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newReportServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "{}") }))
+	srv := newHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "{}") }))
 	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(func() { _ = srv.Close() })
 
@@ -42,7 +42,7 @@ func TestReportServerClosesEveryConnection(t *testing.T) {
 	}}
 	c := &http.Client{Transport: tr}
 	for range 3 {
-		resp, err := c.Get("http://" + l.Addr().String() + "/shadow")
+		resp, err := c.Get("http://" + l.Addr().String() + "/standby")
 		if err != nil {
 			t.Fatal(err)
 		}

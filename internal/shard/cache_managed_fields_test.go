@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package main
+package shard
 
 import (
 	"context"
@@ -26,6 +26,7 @@ import (
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
@@ -40,11 +41,12 @@ import (
 )
 
 // TestCacheHoldsObjectsWithoutManagedFields reads a CronJob and a Job the apiserver stored with managedFields
-// through a cache built with cacheOptions: both come back without managedFields and otherwise whole (spec,
+// through a cache built with CacheOptions: both come back without managedFields and otherwise whole (spec,
 // owner reference, labels); of two pods, the cache holds only the one with the Guestbook label; a Deployment
-// and a Service two field managers wrote keep the Guestbook controller's entry only. TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
-// This file sorts after metrics_scrape_test.go on purpose: that test sets controller-runtime's logger, which
-// can be set only once and is set to discard by the first log call after 30 s of the test binary's life.
+// and a Service two field managers wrote keep the Guestbook controller's entry only.
+// TestMetricsEndpointAfterRealReconciles runs every controller over this cache. This file sorts after
+// metrics_scrape_test.go on purpose: that test sets controller-runtime's logger, which can be set only once and is set
+// to discard by the first log call after 30 s of the test binary's life.
 func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g := NewWithT(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -82,7 +84,8 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	dep.Labels = map[string]string{"by": "someone-else"}
 	g.Expect(k8s.Update(ctx, dep, client.FieldOwner("someone-else"))).To(Succeed())
 	g.Expect(dep.ManagedFields).To(HaveLen(2))
-	svcApply := corev1ac.Service("gb", "cache").WithSpec(corev1ac.ServiceSpec().WithSelector(map[string]string{"app": "gb"}).
+	svcApply := corev1ac.Service("gb",
+		"cache").WithSpec(corev1ac.ServiceSpec().WithSelector(map[string]string{"app": "gb"}).
 		WithPorts(corev1ac.ServicePort().WithName("http").WithPort(80)))
 	g.Expect(k8s.Apply(ctx, svcApply, client.FieldOwner(guestbook.FieldOwner))).To(Succeed())
 	svc := &corev1.Service{}
@@ -91,7 +94,9 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g.Expect(k8s.Update(ctx, svc, client.FieldOwner("someone-else"))).To(Succeed())
 	g.Expect(svc.ManagedFields).To(HaveLen(2))
 
-	opts := cacheOptions(newSelectorFlag(mainShard).Selector()) // the main manager's, the default
+	mainSel, err := labels.Parse(MainSelector) // the main manager's selector, the default
+	g.Expect(err).NotTo(HaveOccurred())
+	opts := CacheOptions(mainSel, guestbook.FieldOwner)
 	opts.Scheme = env.Scheme
 	c, err := cache.New(env.Config, opts)
 	g.Expect(err).NotTo(HaveOccurred())
@@ -99,8 +104,10 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 
 	var cachedJob kbatchv1.Job
 	var cachedCJ batchv1.CronJob
-	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(job), &cachedJob) }, time.Minute).Should(Succeed())
-	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(cj), &cachedCJ) }, time.Minute).Should(Succeed())
+	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(job), &cachedJob) },
+		time.Minute).Should(Succeed())
+	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(cj), &cachedCJ) },
+		time.Minute).Should(Succeed())
 	g.Expect(cachedJob.ManagedFields).To(BeEmpty())
 	g.Expect(cachedCJ.ManagedFields).To(BeEmpty())
 	g.Expect(cachedJob.Labels).To(Equal(job.Labels))
@@ -109,12 +116,14 @@ func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g.Expect(cachedCJ.Spec.Schedule).To(Equal(cj.Spec.Schedule))
 
 	var cachedDep appsv1.Deployment
-	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(dep), &cachedDep) }, time.Minute).Should(Succeed())
+	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(dep), &cachedDep) },
+		time.Minute).Should(Succeed())
 	g.Expect(cachedDep.ManagedFields).To(HaveLen(1))
 	g.Expect(cachedDep.ManagedFields[0].Manager).To(Equal(guestbook.FieldOwner))
 	g.Expect(cachedDep.Labels).To(Equal(dep.Labels))
 	var cachedSvc corev1.Service
-	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(svc), &cachedSvc) }, time.Minute).Should(Succeed())
+	g.Eventually(func() error { return c.Get(ctx, client.ObjectKeyFromObject(svc), &cachedSvc) },
+		time.Minute).Should(Succeed())
 	g.Expect(cachedSvc.ManagedFields).To(HaveLen(1))
 	g.Expect(cachedSvc.ManagedFields[0].Manager).To(Equal(guestbook.FieldOwner))
 

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package main
+package leadership
 
 import (
 	"context"
@@ -38,24 +38,24 @@ func (e *fakeElector) Decided() bool { return e.decided }
 // decision, nor before its caches have synced; once synced, it does not ask the caches again.
 func TestReadyOnlyOnceTheElectorDecidedAndTheCachesSynced(t *testing.T) {
 	caches, elector := &fakeCaches{}, &fakeElector{}
-	r := &readiness{caches: caches, elector: elector}
+	r := &Readiness{Caches: caches, Elector: elector}
 	req := httptest.NewRequest("GET", "/readyz", nil)
-	if err := r.check(req); err == nil {
+	if err := r.Check(req); err == nil {
 		t.Fatal("Ready before the elector's first decision")
 	}
 	elector.decided = true
-	if err := r.check(req); err == nil {
+	if err := r.Check(req); err == nil {
 		t.Fatal("Ready before the caches synced")
 	}
 	caches.synced = true
-	if err := r.check(req); err != nil {
+	if err := r.Check(req); err != nil {
 		t.Fatalf("not Ready with the elector decided and the caches synced: %v", err)
 	}
 	caches.synced, caches.calls = false, 0
-	if err := r.check(req); err != nil || caches.calls != 0 {
+	if err := r.Check(req); err != nil || caches.calls != 0 {
 		t.Fatalf("once synced: err %v, cache calls %d; want Ready without asking the caches", err, caches.calls)
 	}
-	if err := (&readiness{caches: &fakeCaches{synced: true}}).check(req); err != nil {
+	if err := (&Readiness{Caches: &fakeCaches{synced: true}}).Check(req); err != nil {
 		t.Fatalf("without siteops' elector, synced caches are enough: %v", err)
 	}
 }

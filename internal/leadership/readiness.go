@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package main
+package leadership
 
 import (
 	"context"
@@ -27,23 +27,23 @@ import (
 // cacheSyncProbe is how long one readiness check waits for the caches to sync.
 const cacheSyncProbe = 100 * time.Millisecond
 
-// readiness is the manager's warm-up check in /readyz: Ready means able to take over at once. A manager turns
+// Readiness is the manager's warm-up check in /readyz: Ready means able to take over at once. A manager turns
 // Ready only once its caches are synced and its elector has seen the Lease and the active Service, so that a
 // blue/green preview promoted as soon as it is Ready leads on the next watch event, with warm caches, and its
 // start-up is over before the promote rather than during it. Holding the lease is never part of it: the
 // preview must become Ready while the active colour leads.
-type readiness struct {
-	// caches is the manager's cache.
-	caches interface{ WaitForCacheSync(context.Context) bool }
-	// elector is siteops' elector, nil with another election or none.
-	elector interface{ Decided() bool }
+type Readiness struct {
+	// Caches is the manager's cache.
+	Caches interface{ WaitForCacheSync(context.Context) bool }
+	// Elector is siteops' elector, nil with another election or none.
+	Elector interface{ Decided() bool }
 	// synced is set once the caches have synced; informers do not lose it.
 	synced atomic.Bool
 }
 
-// check is the readyz check.
-func (r *readiness) check(req *http.Request) error {
-	if r.elector != nil && !r.elector.Decided() {
+// Check is the readyz check.
+func (r *Readiness) Check(req *http.Request) error {
+	if r.Elector != nil && !r.Elector.Decided() {
 		return errors.New("the leader election has not seen the Lease and the active Service yet")
 	}
 	if r.synced.Load() {
@@ -51,7 +51,7 @@ func (r *readiness) check(req *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(req.Context(), cacheSyncProbe)
 	defer cancel()
-	if !r.caches.WaitForCacheSync(ctx) {
+	if !r.Caches.WaitForCacheSync(ctx) {
 		return errors.New("the caches have not synced yet")
 	}
 	r.synced.Store(true)
