@@ -83,7 +83,7 @@ func BenchmarkRenderSite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := renderInputs(in, "overlays/site042", nil); err != nil {
+		if _, err := renderInputs(in, "overlays/site042", nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

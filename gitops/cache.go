@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -44,22 +45,66 @@ type gitCache struct {
 	ca      []byte // extra PEM roots for HTTPS (Auth.CABundle)
 	repo    *git.Repository
 	storage *filesystem.Storage
-	mu      *sync.Mutex
+	held    *cacheDir
+	remotes *remotes
 	trees   *treeMemo // the trees this open of the cache decoded, kept for the next one
 }
 
-var cacheLocks sync.Map // dir → *sync.Mutex
+// caches owns what a process keeps about the cache folders it opens: a lock per folder and the trees the
+// last open of each decoded. The lock serializes the goroutines of this process using a folder.
+type caches struct {
+	mu      sync.Mutex
+	dirs    map[string]*cacheDir
+	remotes *remotes
+}
 
-// openCache locks and opens (or creates) the cache of url for kind under workDir; ca (PEM, may be nil) is
+// cacheDir is what caches keeps about one cache folder.
+type cacheDir struct {
+	lock  sync.Mutex
+	trees *treeMemo // the memo of the last open, read and replaced while lock is held
+}
+
+func newCaches(r *remotes) *caches { return &caches{dirs: map[string]*cacheDir{}, remotes: r} }
+
+// dir is the entry of cache folder dir, made on first use.
+func (cs *caches) dir(dir string) *cacheDir {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	d, ok := cs.dirs[dir]
+	if !ok {
+		d = &cacheDir{}
+		cs.dirs[dir] = d
+	}
+	return d
+}
+
+// forget drops the tree memos of the cache folders under prefix (a folder path ending in a separator),
+// waiting for a Sync that holds one of them.
+func (cs *caches) forget(prefix string) {
+	var under []*cacheDir
+	cs.mu.Lock()
+	for dir, d := range cs.dirs {
+		if strings.HasPrefix(dir, prefix) {
+			under = append(under, d)
+		}
+	}
+	cs.mu.Unlock()
+	for _, d := range under {
+		d.lock.Lock()
+		d.trees = nil
+		d.lock.Unlock()
+	}
+}
+
+// open locks and opens (or creates) the cache of url for kind under workDir; ca (PEM, may be nil) is
 // trusted for HTTPS on top of the system's roots.
-func openCache(workDir, kind, url string, auth transport.AuthMethod, ca []byte) (*gitCache, error) {
+func (cs *caches) open(workDir, kind, url string, auth transport.AuthMethod, ca []byte) (*gitCache, error) {
 	sum := sha256.Sum256([]byte(url))
 	dir := filepath.Join(workDir, kind+"-"+hex.EncodeToString(sum[:8]))
-	mu, _ := cacheLocks.LoadOrStore(dir, &sync.Mutex{})
-	c := &gitCache{dir: dir, url: url, auth: auth, ca: ca, mu: mu.(*sync.Mutex)}
-	c.mu.Lock()
+	c := &gitCache{dir: dir, url: url, auth: auth, ca: ca, held: cs.dir(dir), remotes: cs.remotes}
+	c.held.lock.Lock()
 	if err := c.open(); err != nil {
-		c.mu.Unlock()
+		c.held.lock.Unlock()
 		return nil, err
 	}
 	return c, nil
@@ -101,7 +146,7 @@ func (c *gitCache) reset() error {
 // release closes the pack files and unlocks the cache.
 func (c *gitCache) release() {
 	c.closeStorage()
-	c.mu.Unlock()
+	c.held.lock.Unlock()
 }
 
 // closeStorage closes the pack files kept open since open; the object cache goes with the storage.
@@ -116,7 +161,9 @@ func (c *gitCache) closeStorage() {
 // read, and replaces them for the next one.
 func (c *gitCache) treeMemo() *treeMemo {
 	if c.trees == nil {
-		c.trees = nextTreeMemo(c.dir)
+		c.trees = newTreeMemo()
+		c.trees.follow(c.held.trees)
+		c.held.trees = c.trees
 	}
 	return c.trees
 }

@@ -64,16 +64,18 @@ func OpenDir(dir string) (*Checkout, error) {
 }
 
 // FetchCheckout fetches spec into workDir (a cache reused across calls) and opens the commit it names.
-func FetchCheckout(ctx context.Context, workDir string, spec SourceSpec) (*Checkout, error) {
-	src, err := fetchSource(ctx, workDir, spec)
+func (sy *Syncer) FetchCheckout(ctx context.Context, workDir string, spec SourceSpec) (*Checkout, error) {
+	src, err := sy.fetchSource(ctx, workDir, spec)
 	if err != nil {
 		return nil, err
 	}
-	return &Checkout{tree: newGitTree(src.cache.repo.Storer, src.tree), Revision: src.commit.Hash.String(), release: src.release}, nil
+	return &Checkout{tree: newGitTree(src.cache.repo.Storer, src.tree), Revision: src.commit.Hash.String(),
+		release: src.release}, nil
 }
 
 // FetchBranch opens the head of branch of url (with auth), or returns ok=false when the branch does not exist.
-func FetchBranch(ctx context.Context, workDir, url, branch string, auth *Auth) (c *Checkout, ok bool, err error) {
+func (sy *Syncer) FetchBranch(ctx context.Context, workDir, url, branch string,
+	auth *Auth) (c *Checkout, ok bool, err error) {
 	if err := ValidateURL(url); err != nil {
 		return nil, false, err
 	}
@@ -85,7 +87,7 @@ func FetchBranch(ctx context.Context, workDir, url, branch string, auth *Auth) (
 	if err != nil {
 		return nil, false, err
 	}
-	cache, err := openCache(workDir, "tgt", url, method, ca)
+	cache, err := sy.caches.open(workDir, "tgt", url, method, ca)
 	if err != nil {
 		return nil, false, err
 	}
@@ -94,7 +96,8 @@ func FetchBranch(ctx context.Context, workDir, url, branch string, auth *Auth) (
 		cache.release()
 		return nil, false, redactErr(err, auth)
 	}
-	return &Checkout{tree: newGitTree(cache.repo.Storer, st.tree), Revision: st.head.String(), release: cache.release}, true, nil
+	return &Checkout{tree: newGitTree(cache.repo.Storer, st.tree), Revision: st.head.String(),
+		release: cache.release}, true, nil
 }
 
 // Close releases the checkout's cache.
@@ -157,63 +160,62 @@ type RenderedSite struct {
 
 // RenderDir renders the kustomization in folder dir (relative to the root) with optional image overrides.
 func (c *Checkout) RenderDir(ctx context.Context, dir string, images []kusttypes.Image) RenderedSite {
-	return c.render(ctx, []renderJob{{name: displayDir(cleanRel(dir)), dir: cleanRel(dir)}}, 1, images, nil)[0]
+	run := &siteRun{name: displayDir(cleanRel(dir)), dir: cleanRel(dir)}
+	return c.render(ctx, []*siteRun{run}, 1, images, nil)[0]
 }
 
 // RenderSites renders sites of overlaysDir with workers builds at a time, calling progress (if set) as each
 // finishes, and returns them in order.
 func (c *Checkout) RenderSites(ctx context.Context, overlaysDir string, sites []string, workers int,
 	progress func(RenderedSite)) []RenderedSite {
-	jobs := make([]renderJob, len(sites))
-	for i, s := range sites {
-		jobs[i] = renderJob{name: s, dir: path.Join(cleanRel(orDefault(overlaysDir, DefaultOverlaysDir)), s)}
-		if err := ValidateSiteName(s); err != nil {
-			jobs[i].invalid = err
-		}
-	}
-	return c.render(ctx, jobs, workers, nil, progress)
+	return c.render(ctx, siteRuns(orDefault(overlaysDir, DefaultOverlaysDir), sites), workers, nil, progress)
 }
 
-func (c *Checkout) render(ctx context.Context, jobs []renderJob, workers int, images []kusttypes.Image,
+// render takes runs through buildSites, the path Sync takes too, and reports each site to progress: the
+// sites that failed before rendering first, in order, then each rendered one as its build finishes.
+func (c *Checkout) render(ctx context.Context, runs []*siteRun, workers int, images []kusttypes.Image,
 	progress func(RenderedSite)) []RenderedSite {
-	out := make([]RenderedSite, len(jobs))
-	var ready []renderJob
-	var idx []int
-	for i, j := range jobs {
-		out[i] = RenderedSite{Name: j.name, Dir: j.dir}
-		if j.invalid != nil {
-			out[i].Err = j.invalid
-			if progress != nil {
-				progress(out[i])
-			}
-			continue
-		}
-		in, err := guardSite(c.tree, j.dir, true)
-		if in != nil {
-			out[i].Warnings = sortedWarnings(in.warnings)
-		}
-		if err != nil {
-			out[i].Err = err
-			if progress != nil {
-				progress(out[i])
-			}
-			continue
-		}
-		out[i].InputDigest = in.digest
-		j.in = in
-		ready, idx = append(ready, j), append(idx, i)
+	out := make([]RenderedSite, len(runs))
+	index := make(map[*siteRun]int, len(runs))
+	for i, r := range runs {
+		index[r] = i
 	}
 	var mu sync.Mutex
-	renderPool(ctx, ready, workers, images, func(k int, r renderResult) {
+	report := func(r *siteRun, yaml []byte) {
 		mu.Lock()
 		defer mu.Unlock()
-		i := idx[k]
-		out[i].YAML, out[i].Err = r.yaml, r.err
+		i := index[r]
+		out[i] = renderedSite(r, yaml)
 		if progress != nil {
 			progress(out[i])
 		}
+	}
+	b := builder{guard: func(dir string) (*siteInputs, error) { return guardSite(c.tree, dir, true) },
+		workers: workers, images: images}
+	_ = buildSites(ctx, runs, b, func() error {
+		for _, r := range runs {
+			if r.invalid != nil || r.guardErr != nil {
+				report(r, nil)
+			}
+		}
+		return nil
+	}, func(r *siteRun, yaml []byte) error {
+		report(r, yaml)
+		return nil
 	})
 	return out
+}
+
+// renderedSite is what the CLI sees of a run.
+func renderedSite(r *siteRun, yaml []byte) RenderedSite {
+	s := RenderedSite{Name: r.name, Dir: r.dir, YAML: yaml, Err: r.failed()}
+	if r.in != nil {
+		s.Warnings = sortedWarnings(r.in.warnings)
+		if r.guardErr == nil {
+			s.InputDigest = r.in.digest
+		}
+	}
+	return s
 }
 
 func orDefault(s, def string) string {

@@ -32,10 +32,10 @@ const (
 	TrailerFreezeOverride = "Siteops-Freeze-Override"
 )
 
-// Gate chooses, after the sites are rendered and before anything is committed, which sites' new output is
-// published and which sites get older output back. It is how waves, freeze windows and reverts hold or
-// restore sites; nil publishes every rendered site.
-type Gate func(GateInput) GateDecision
+// PublishGate chooses, after the sites are rendered and before anything is committed, which sites' new
+// output is published and which sites get older output back. It is how waves, freeze windows and reverts
+// hold or restore sites; nil publishes every rendered site.
+type PublishGate func(GateInput) GateDecision
 
 // GateInput is what the gate decides on.
 type GateInput struct {
@@ -70,14 +70,17 @@ type gated struct {
 	trailers []Trailer
 }
 
-// applyGate asks the gate which rendered sites to publish, drops the held ones from files (keeping their
-// previous state, so they render again) and adds the restored outputs.
-func applyGate(c *gitCache, st targetState, gate Gate, o SyncOptions, sourceRev string, plan *sitePlan,
-	files map[string]plumbing.Hash, siteOf map[string]string) (gated, error) {
+// applyGate asks the gate which rendered sites to publish, leaves the held ones out (keeping their previous
+// state, so they render again) and adds the restored outputs.
+func applyGate(c *gitCache, st targetState, gate PublishGate, o SyncOptions, sourceRev string,
+	plan *sitePlan) (gated, error) {
 	var changed []string
-	for dir, blob := range files {
-		if old, ok := manifestBlob(st.files, dir); !ok || old != blob {
-			changed = append(changed, siteOf[dir])
+	for _, r := range plan.runs {
+		if r.blob.IsZero() {
+			continue
+		}
+		if old, ok := manifestBlob(st.files, r.path); !ok || old != r.blob {
+			changed = append(changed, r.name)
 		}
 	}
 	slices.Sort(changed)
@@ -87,26 +90,22 @@ func applyGate(c *gitCache, st targetState, gate Gate, o SyncOptions, sourceRev 
 		if slices.Contains(dec.Publish, name) {
 			continue
 		}
-		dir := plan.paths[name]
-		delete(files, dir)
-		delete(siteOf, dir)
-		s, prev := plan.states[name], o.Previous[name]
-		s.Held, s.InputDigest = true, prev.InputDigest
+		r, prev := plan.byName[name], o.Previous[name]
+		r.blob = plumbing.ZeroHash
+		r.state.Held, r.state.InputDigest = true, prev.InputDigest
 	}
-	for _, r := range dec.Restore {
-		dir, ok := plan.paths[r.Site]
-		if !ok {
+	for _, rs := range dec.Restore {
+		r, ok := plan.byName[rs.Site]
+		if !ok || r.path == "" {
 			continue
 		}
-		blob, err := commitManifestBlob(c, r.Commit, dir)
+		blob, err := commitManifestBlob(c, rs.Commit, r.path)
 		if err != nil {
-			return g, fmt.Errorf("reading the output of site %s in rendered commit %s: %w", r.Site, r.Commit, err)
+			return g, fmt.Errorf("reading the output of site %s in rendered commit %s: %w", rs.Site, rs.Commit, err)
 		}
-		files[dir], siteOf[dir] = blob, r.Site
-		g.restored[r.Site] = r.Revision
-		if s, ok := plan.states[r.Site]; ok {
-			s.Held, s.InputDigest = false, "" // rendered again next time, and held by the gate
-		}
+		r.blob = blob
+		g.restored[rs.Site] = rs.Revision
+		r.state.Held, r.state.InputDigest = false, "" // rendered again next time, and held by the gate
 	}
 	return g, nil
 }

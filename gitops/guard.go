@@ -38,7 +38,9 @@ const (
 )
 
 // kustomizationFileNames are the names kustomize recognizes, in its order.
-var kustomizationFileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+func kustomizationFileNames() []string {
+	return []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+}
 
 // siteInputs is the guarded file set of one kustomization graph.
 type siteInputs struct {
@@ -138,7 +140,7 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 	}
 	for _, f := range k.deprecated {
 		w.in.warnings = append(w.in.warnings,
-			fmt.Sprintf("%s: %q is deprecated, use %q instead", kf, f, deprecatedFields[f]))
+			fmt.Sprintf("%s: %q is deprecated, use %q instead", kf, f, deprecatedFieldReplacement(f)))
 	}
 	for _, ref := range k.refs {
 		if err := w.followRef(dir, kf, ref); err != nil {
@@ -150,7 +152,7 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 
 func (w *walker) findKustomizationFile(dir, realPath, from string) (string, error) {
 	var found []string
-	for _, name := range kustomizationFileNames {
+	for _, name := range kustomizationFileNames() {
 		w.in.reached[path.Join(realPath, name)] = struct{}{}
 		_, e, err := resolve(w.t, path.Join(dir, name))
 		if err != nil {

@@ -20,7 +20,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -41,12 +40,9 @@ type siteDeps struct {
 type depSet struct {
 	key       string
 	deps      map[string]treeDep
-	checkedIn uint64 // generation of the check (guardGeneration)
+	checkedIn uint64 // generation of the check (guardMemos.generation)
 	same      bool
 }
-
-// guardGeneration numbers the memoGuard calls, so a depSet checked in one is checked again in the next.
-var guardGeneration atomic.Uint64
 
 // depSets interns the depSets of one guardMemo by their key.
 type depSets map[string]*depSet

@@ -18,17 +18,44 @@ package gitops
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// guardMemos holds, per source cache folder, the guard results of the last Sync (a *guardMemo). A Sync reads
-// and replaces it while it holds the cache's lock.
-var guardMemos sync.Map
+// guardMemos holds, per source cache folder, the guard results of the last Sync. A Sync reads and replaces
+// its folder's entry while it holds the cache's lock.
+type guardMemos struct {
+	mu    sync.Mutex
+	byKey map[string]*guardMemo
+	// generation numbers the guard calls, so a depSet checked in one is checked again in the next.
+	generation atomic.Uint64
+}
+
+func newGuardMemos() *guardMemos { return &guardMemos{byKey: map[string]*guardMemo{}} }
+
+// swap stores next as the memo of key and returns the one it replaces (nil: none).
+func (gm *guardMemos) swap(key string, next *guardMemo) *guardMemo {
+	gm.mu.Lock()
+	defer gm.mu.Unlock()
+	prev := gm.byKey[key]
+	gm.byKey[key] = next
+	return prev
+}
+
+// forget drops the memos of the cache folders under prefix (a folder path ending in a separator).
+func (gm *guardMemos) forget(prefix string) {
+	gm.mu.Lock()
+	defer gm.mu.Unlock()
+	for key := range gm.byKey {
+		if strings.HasPrefix(key, prefix) {
+			delete(gm.byKey, key)
+		}
+	}
+}
 
 // guardMemo is the guard result of every site of one Sync, each with the Git entries its walk read, so the
 // next Sync re-walks only the sites whose entries changed: an unchanged site costs two lookups (siteDeps)
@@ -53,21 +80,17 @@ type treeDep struct {
 	kindOnly bool
 }
 
-// memoGuard guards every site like guardSite(t, dir, true) does, reusing the results of the previous Sync of
+// guard guards every site like guardSite(t, dir, true) does, reusing the results of the previous Sync of
 // the same cache (key) for the sites whose every read entry is unchanged in t, and remembers this Sync's
 // results for the next one. Only guard refusals are remembered; any other error is returned as is.
-func memoGuard(key string, t *gitTree) func(dir string) (*siteInputs, error) {
-	var prev *guardMemo
-	if v, ok := guardMemos.Load(key); ok {
-		prev = v.(*guardMemo)
-	}
+func (gm *guardMemos) guard(key string, t *gitTree) func(dir string) (*siteInputs, error) {
 	next := &guardMemo{sites: map[string]memoEntry{}, sets: depSets{}}
-	guardMemos.Store(key, next)
+	prev := gm.swap(key, next)
 	var prevSets depSets
 	if prev != nil {
 		prevSets = prev.sets
 	}
-	gen := guardGeneration.Add(1)
+	gen := gm.generation.Add(1)
 	blobs := map[plumbing.Hash][]byte{}
 	return func(dir string) (*siteInputs, error) {
 		if prev != nil {
@@ -155,17 +178,4 @@ func (r *recordingTree) readDir(p string) ([]string, error) {
 		return nil, err
 	}
 	return r.fileTree.readDir(p)
-}
-
-// ForgetWorkDir drops what this process remembers about the caches under workDir (the guard results of their
-// last Sync); call it when the folder is removed, e.g. when its SiteSync is deleted.
-func ForgetWorkDir(workDir string) {
-	prefix := filepath.Clean(workDir) + string(filepath.Separator)
-	guardMemos.Range(func(k, _ any) bool {
-		if strings.HasPrefix(k.(string), prefix) {
-			guardMemos.Delete(k)
-		}
-		return true
-	})
-	forgetTreeMemos(prefix)
 }

@@ -90,24 +90,21 @@ func TestSyncReusesTheGuardOfSitesWhoseFilesDidNotChange(t *testing.T) {
 // freshSync syncs from an empty work dir (nothing remembered), without publishing anything new.
 func (e *syncEnv) freshSync(t *testing.T) SyncResult {
 	t.Helper()
-	saved := e.opts.WorkDir
-	defer func() { e.opts.WorkDir = saved }()
-	e.opts.WorkDir = t.TempDir()
-	res := e.sync(t, nil)
-	ForgetWorkDir(e.opts.WorkDir)
-	return res
+	saved, savedSyncer := e.opts.WorkDir, e.syncer
+	defer func() { e.opts.WorkDir, e.syncer = saved, savedSyncer }()
+	e.opts.WorkDir, e.syncer = t.TempDir(), NewSyncer(SyncerOptions{})
+	return e.sync(t, nil)
 }
 
 // memo returns the remembered guard results of the env's source cache.
 func (e *syncEnv) memo(t *testing.T) *guardMemo {
 	t.Helper()
 	var found *guardMemo
-	guardMemos.Range(func(k, v any) bool {
-		if dir := k.(string); len(dir) > len(e.opts.WorkDir) && dir[:len(e.opts.WorkDir)] == e.opts.WorkDir {
-			found = v.(*guardMemo)
+	for dir, m := range e.syncer.guards.byKey {
+		if len(dir) > len(e.opts.WorkDir) && dir[:len(e.opts.WorkDir)] == e.opts.WorkDir {
+			found = m
 		}
-		return true
-	})
+	}
 	if found == nil {
 		t.Fatal("no remembered guard results for the work dir")
 	}

@@ -18,9 +18,7 @@ package gitops
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -44,17 +42,35 @@ type kustRef struct {
 	config bool
 }
 
-// kustomizationKeys parsed by parseKustomization; everything else is left to kustomize.
-var (
-	// refusedFields run Helm (a process and often the network).
-	refusedFields = []string{"helmCharts", "helmGlobals", "helmChartInflationGenerator"}
-	// deprecatedFields map to the field kustomize wants instead.
-	deprecatedFields = map[string]string{
-		"bases": "resources", "patchesStrategicMerge": "patches", "patchesJson6902": "patches",
-		"commonLabels": "labels", "imageTags": "images", "vars": "replacements",
+// userAtPrefix matches the user@ of an scp-like Git reference (git@host:org/repo).
+var userAtPrefix = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
+
+// refusedFields are the kustomization fields that run Helm (a process and often the network).
+func refusedFields() []string {
+	return []string{"helmCharts", "helmGlobals", "helmChartInflationGenerator"}
+}
+
+// deprecatedFields are the deprecated kustomization fields, sorted.
+func deprecatedFields() []string {
+	return []string{"bases", "commonLabels", "imageTags", "patchesJson6902", "patchesStrategicMerge", "vars"}
+}
+
+// deprecatedFieldReplacement is the field kustomize wants instead of deprecated field f.
+func deprecatedFieldReplacement(f string) string {
+	switch f {
+	case "bases":
+		return "resources"
+	case "patchesStrategicMerge", "patchesJson6902":
+		return "patches"
+	case "commonLabels":
+		return "labels"
+	case "imageTags":
+		return "images"
+	case "vars":
+		return "replacements"
 	}
-	userAtPrefix = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
-)
+	return ""
+}
 
 // parsedKustomization is what the guard needs from a kustomization file.
 type parsedKustomization struct {
@@ -70,13 +86,13 @@ func parseKustomization(content []byte) (*parsedKustomization, error) {
 	if err := yaml.Unmarshal(content, &doc); err != nil {
 		return nil, fmt.Errorf("invalid YAML: %w", err)
 	}
-	for _, f := range refusedFields {
+	for _, f := range refusedFields() {
 		if v, ok := doc[f]; ok && v != nil {
 			return nil, fmt.Errorf("field %q is not allowed: siteops does not run Helm; render the chart into the repository", f)
 		}
 	}
 	p := &parsedKustomization{}
-	for _, f := range slices.Sorted(maps.Keys(deprecatedFields)) {
+	for _, f := range deprecatedFields() {
 		if v, ok := doc[f]; ok && v != nil {
 			p.deprecated = append(p.deprecated, f)
 		}

@@ -34,9 +34,9 @@ const lastChangeDepth = 1000
 // lastChangeDepth changed keeps "".
 func findLastChanges(c *gitCache, head plumbing.Hash, plan *sitePlan) error {
 	want := map[string]*SiteState{} // folder → site
-	for name, s := range plan.states {
-		if dir, ok := plan.paths[name]; ok && s.RenderedCommit == "" && dir != "" {
-			want[dir] = s
+	for _, r := range plan.runs {
+		if r.path != "" && r.state.RenderedCommit == "" {
+			want[r.path] = r.state
 		}
 	}
 	if len(want) == 0 || head.IsZero() {

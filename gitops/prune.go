@@ -30,19 +30,20 @@ import (
 // push that deleted every overlay is more likely a mistake than a decommission), and never a folder that is,
 // holds or sits inside a current site's folder.
 func removedSites(t fileTree, o SyncOptions, p *sitePlan) map[string]string {
-	if len(p.states) == 0 {
+	if len(p.byName) == 0 {
 		return nil
 	}
+	paths := p.paths()
 	out := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(o.Previous)) {
-		if _, still := p.states[name]; still || o.Previous[name].LastRenderedRevision == "" {
+		if _, still := p.byName[name]; still || o.Previous[name].LastRenderedRevision == "" {
 			continue
 		}
 		if _, e, err := resolve(t, path.Join(cleanRel(o.OverlaysDir), name)); err != nil || e.kind != kindMissing {
 			continue
 		}
 		dir, err := SitePath(o.Target.PathTemplate, name)
-		if err != nil || overlapsAny(dir, p.paths) {
+		if err != nil || overlapsAny(dir, paths) {
 			continue
 		}
 		out[dir] = name

@@ -89,10 +89,9 @@ type publishInput struct {
 	branch     string
 	author     object.Signature
 	sourceRev  string
-	files      map[string]plumbing.Hash // site folder → blob of its manifests.yaml (in the cache), for sites rendered OK
-	siteOf     map[string]string        // site folder → site name
-	removed    map[string]string        // site folder → name, of sites whose overlays are gone (removedSites)
-	signer     *SigningKey              // signs the commit when set
+	files      []siteFile        // the manifests.yaml of the sites to publish (blobs in the cache), by folder
+	removed    map[string]string // site folder → name, of sites whose overlays are gone (removedSites)
+	signer     *SigningKey       // signs the commit when set
 	beforePush func(attempt int)
 	log        logr.Logger
 	restored   map[string]string // site → source revision, of sites whose files are earlier output written back
@@ -154,13 +153,13 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 	s := c.repo.Storer
 	edit := editTree(st.files)
 	var changed []string
-	for _, dir := range slices.Sorted(maps.Keys(in.files)) {
-		ok, err := edit.replaceDir(s, dir, ManifestFile, in.files[dir])
+	for _, f := range in.files {
+		ok, err := edit.replaceDir(s, f.dir, ManifestFile, f.blob)
 		if err != nil {
 			return plumbing.ZeroHash, nil, err
 		}
 		if ok {
-			changed = append(changed, in.siteOf[dir])
+			changed = append(changed, f.site)
 		}
 	}
 	var removed []string

@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -34,10 +33,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 )
-
-// pushCaps remembers the receive-pack capabilities of each HTTP(S) remote (by URL), learnt from the first
-// push's ref advertisement, so later pushes send the update in a single request.
-var pushCaps sync.Map // url → *capability.List
 
 // push moves branch on the remote from old (zero: create it) to commit, never forcing. The update names old,
 // and the remote applies it only if the branch is still there: a branch that moved meanwhile is refused
@@ -87,12 +82,13 @@ func (c *gitCache) push(ctx context.Context, branch string, old, commit plumbing
 }
 
 // receiveCaps returns the remote's receive-pack capabilities: remembered for an HTTP(S) remote pushed to
-// before, otherwise read from its ref advertisement (over SSH it comes with the connection anyway), which
-// also shows whether branch is still at old.
+// before (learnt from the first push's ref advertisement, so later pushes send the update in one request),
+// otherwise read from its ref advertisement (over SSH it comes with the connection anyway), which also shows
+// whether branch is still at old.
 func (c *gitCache) receiveCaps(ctx context.Context, s transport.ReceivePackSession, ep *transport.Endpoint,
 	branch plumbing.ReferenceName, old plumbing.Hash) (*capability.List, error) {
 	httpRemote := ep.Protocol == "http" || ep.Protocol == "https"
-	if caps, ok := pushCaps.Load(c.url); ok && httpRemote {
+	if caps, ok := c.remotes.pushCaps.Load(c.url); ok && httpRemote {
 		return caps.(*capability.List), nil
 	}
 	ar, err := s.AdvertisedReferencesContext(ctx)
@@ -112,7 +108,7 @@ func (c *gitCache) receiveCaps(ctx context.Context, s transport.ReceivePackSessi
 			hashString(at), hashString(old))
 	}
 	if httpRemote {
-		pushCaps.Store(c.url, ar.Capabilities)
+		c.remotes.pushCaps.Store(c.url, ar.Capabilities)
 	}
 	return ar.Capabilities, nil
 }

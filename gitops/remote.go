@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
@@ -33,10 +34,18 @@ import (
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 )
 
-// httpClient is the Git HTTP(S) client of every cache. Its transports (one per CA bundle) are kept, so a
-// Sync's requests reuse open connections instead of a new TCP (and TLS) handshake per request.
-var httpClient = githttp.NewClientWithOptions(&http.Client{Transport: http.DefaultTransport},
-	&githttp.ClientOptions{CacheMaxEntries: 64})
+// remotes owns what a process keeps about the Git remotes it talks to: one HTTP(S) client for every cache,
+// whose transports (one per CA bundle) are kept so a Sync's requests reuse open connections instead of a new
+// TCP (and TLS) handshake per request, and the receive-pack capabilities of the HTTP(S) remotes pushed to.
+type remotes struct {
+	http     transport.Transport
+	pushCaps sync.Map // url → *capability.List
+}
+
+func newRemotes() *remotes {
+	return &remotes{http: githttp.NewClientWithOptions(&http.Client{Transport: http.DefaultTransport},
+		&githttp.ClientOptions{CacheMaxEntries: 64})}
+}
 
 // newTransport returns the Git transport and endpoint of the cache's remote.
 func (c *gitCache) newTransport() (transport.Transport, *transport.Endpoint, error) {
@@ -46,7 +55,7 @@ func (c *gitCache) newTransport() (transport.Transport, *transport.Endpoint, err
 	}
 	ep.CaBundle = c.ca
 	if ep.Protocol == "http" || ep.Protocol == "https" {
-		return httpClient, ep, nil
+		return c.remotes.http, ep, nil
 	}
 	t, err := client.NewClient(ep)
 	if err != nil {

@@ -23,7 +23,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -33,16 +32,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/openapi"
 )
 
-var (
-	renderCount atomic.Int64
-	// openAPIMu serializes builds that set kustomize's process-wide OpenAPI schema (`openapi:`) against all
-	// other builds, and resets the schema after them so no site sees another's.
-	openAPIMu sync.RWMutex
-)
-
-// RenderCount is the number of kustomize builds this process has run (a metric; tests compare it before and
-// after a Sync to prove unchanged sites were skipped).
-func RenderCount() int64 { return renderCount.Load() }
+// openAPIMu serializes builds that set kustomize's process-wide OpenAPI schema (`openapi:`) against all other
+// builds, and resets the schema after them so no site sees another's. It is the one package-level variable of
+// the library on purpose: the schema it guards belongs to the process, not to a Syncer, so two Syncers in one
+// process must share the lock.
+var openAPIMu sync.RWMutex
 
 // imagesDir is the synthetic folder of the kustomization that applies --image overrides.
 const imagesDir = ".siteops-images"
@@ -50,7 +44,8 @@ const imagesDir = ".siteops-images"
 // renderInputs builds the kustomization in folder dir from exactly the guarded files, in memory: kustomize can
 // read nothing else, runs no plugin, function or Helm, and fetches nothing. Output is kustomize's YAML stream
 // (legacy sort order), deterministic for the same inputs.
-func renderInputs(in *siteInputs, dir string, images []kusttypes.Image) (out []byte, err error) {
+// onBuild, when set, is called as the build starts.
+func renderInputs(in *siteInputs, dir string, images []kusttypes.Image, onBuild func()) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("kustomize panicked: %v", r)
@@ -90,7 +85,9 @@ func renderInputs(in *siteInputs, dir string, images []kusttypes.Image) (out []b
 		openAPIMu.RLock()
 		defer openAPIMu.RUnlock()
 	}
-	renderCount.Add(1)
+	if onBuild != nil {
+		onBuild()
+	}
 	m, err := krusty.MakeKustomizer(opts).Run(fs, target)
 	if err != nil {
 		return nil, fmt.Errorf("kustomize build %s: %w", displayDir(dir), err)
@@ -198,8 +195,9 @@ type renderResult struct {
 // renderPool builds jobs with at most workers builds at a time; results are in job order. A cancelled ctx
 // stops jobs that have not started. done, when set, is called (from the worker) as each job finishes and
 // takes the output: the returned results then hold no YAML, so the pool never keeps every site's bytes.
+// onRender, when set, is called with the site's name as each build starts.
 func renderPool(ctx context.Context, jobs []renderJob, workers int, images []kusttypes.Image,
-	done func(i int, r renderResult)) []renderResult {
+	onRender func(site string), done func(i int, r renderResult)) []renderResult {
 	if workers < 1 {
 		workers = DefaultWorkers
 	}
@@ -223,7 +221,11 @@ func renderPool(ctx context.Context, jobs []renderJob, workers int, images []kus
 				results[i].err = fmt.Errorf("rendering %s: %w", j.name, err)
 			} else {
 				start := time.Now()
-				results[i].yaml, results[i].err = renderInputs(j.in, j.dir, images)
+				var onBuild func()
+				if onRender != nil {
+					onBuild = func() { onRender(j.name) }
+				}
+				results[i].yaml, results[i].err = renderInputs(j.in, j.dir, images, onBuild)
 				results[i].took = time.Since(start)
 			}
 			if done != nil {

@@ -64,9 +64,11 @@ func moveBases(node *kyaml.RNode) bool {
 
 // transformerFields are the kustomization fields configuring builtin transformers that run after
 // PatchStrategicMerge and before `transformers:`.
-var transformerFields = []string{
-	"patches", "namespace", "namePrefix", "nameSuffix", "labels", "commonLabels", "commonAnnotations",
-	"patchesJson6902", "replicas", "images", "imageTags", "replacements", "buildMetadata",
+func transformerFields() []string {
+	return []string{
+		"patches", "namespace", "namePrefix", "nameSuffix", "labels", "commonLabels", "commonAnnotations",
+		"patchesJson6902", "replicas", "images", "imageTags", "replacements", "buildMetadata",
+	}
 }
 
 func movePatchesStrategicMerge(node *kyaml.RNode) bool {
@@ -74,7 +76,7 @@ func movePatchesStrategicMerge(node *kyaml.RNode) bool {
 	if psm == nil || psm.Value.YNode().Kind != kyaml.SequenceNode || len(psm.Value.YNode().Content) == 0 {
 		return false
 	}
-	for _, f := range transformerFields {
+	for _, f := range transformerFields() {
 		if v := node.Field(f); v != nil && !v.Value.IsNilOrEmpty() {
 			return false
 		}

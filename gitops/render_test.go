@@ -54,7 +54,7 @@ func renderTree(t *testing.T, files map[string]string, dirs ...string) []renderR
 		}
 		jobs[i] = renderJob{name: d, dir: d, in: in}
 	}
-	return renderPool(context.Background(), jobs, 2, nil, nil)
+	return renderPool(context.Background(), jobs, 2, nil, nil, nil)
 }
 
 func TestRenderIsDeterministic(t *testing.T) {

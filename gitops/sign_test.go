@@ -118,7 +118,7 @@ func TestUnsignedSyncStaysUnsignedAndAnotherKeyFailsVerification(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	o := e.opts
-	signed, err := Sync(ctx, o)
+	signed, err := e.syncer.Sync(ctx, o)
 	g.Expect(err).NotTo(HaveOccurred())
 	out, err = gpg.VerifyCommit(e.srv, e.repo, signed.RenderedRevision)
 	g.Expect(err).To(HaveOccurred(), "signed by a key gpg does not know: %s", out)

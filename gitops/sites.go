@@ -69,7 +69,7 @@ func discoverSites(t fileTree, overlaysDir string) ([]string, error) {
 		if se.kind != kindDir {
 			continue
 		}
-		for _, k := range kustomizationFileNames {
+		for _, k := range kustomizationFileNames() {
 			if _, ke, err := resolve(t, path.Join(siteDir, k)); err == nil && ke.kind != kindMissing {
 				sites = append(sites, name)
 				break

@@ -46,7 +46,7 @@ func (s *source) release() { s.cache.release() }
 // fetchSource fetches spec into workDir and returns the commit it names. A branch or tag is fetched shallow
 // (depth 1) and then incrementally; a full SHA uses a full clone. A failed incremental fetch (e.g. after a
 // force-push the shallow history cannot follow) starts again from an empty cache.
-func fetchSource(ctx context.Context, workDir string, spec SourceSpec) (*source, error) {
+func (sy *Syncer) fetchSource(ctx context.Context, workDir string, spec SourceSpec) (*source, error) {
 	if err := ValidateURL(spec.URL); err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func fetchSource(ctx context.Context, workDir string, spec SourceSpec) (*source,
 	if fullSHA.MatchString(spec.Ref) {
 		kind = "src-full"
 	}
-	cache, err := openCache(workDir, kind, spec.URL, auth, ca)
+	cache, err := sy.caches.open(workDir, kind, spec.URL, auth, ca)
 	if err != nil {
 		return nil, err
 	}

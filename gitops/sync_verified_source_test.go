@@ -43,11 +43,11 @@ func trustedEnv(t *testing.T) (*syncEnv, *gitserver.Worktree, *gitserver.GPG, *g
 	return e, e.srv.Clone(t, e.repo), gpg, dev
 }
 
-func trySync(t *testing.T, o SyncOptions) (SyncResult, error) {
+func (e *syncEnv) trySync(t *testing.T) (SyncResult, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	return Sync(ctx, o)
+	return e.syncer.Sync(ctx, e.opts)
 }
 
 func TestVerifiedSourceRendersACommitSignedByATrustedKey(t *testing.T) {
@@ -57,7 +57,7 @@ func TestVerifiedSourceRendersACommitSignedByATrustedKey(t *testing.T) {
 	sha := wt.CommitSigned("scale dev", gpg, dev)
 	wt.Push()
 
-	res, err := trySync(t, e.opts)
+	res, err := e.trySync(t)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(res.SourceRevision).To(Equal(sha))
 	g.Expect(res.Pushed).To(BeTrue())
@@ -70,7 +70,7 @@ func TestVerifiedSourceRefusesUnsignedAndUnknownSignersAndKeepsTheLastGoodOutput
 	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
 	wt.CommitSigned("scale dev", gpg, dev)
 	wt.Push()
-	good, err := trySync(t, e.opts)
+	good, err := e.trySync(t)
 	g.Expect(err).NotTo(HaveOccurred())
 	renderedHead := e.srv.Head(t, e.repo, DefaultTargetBranch)
 	g.Expect(renderedHead).To(Equal(good.RenderedRevision))
@@ -79,7 +79,7 @@ func TestVerifiedSourceRefusesUnsignedAndUnknownSignersAndKeepsTheLastGoodOutput
 	wt.Write("overlays/dev/site-values.yaml", siteValues(5, "evil:latest"))
 	unsigned := wt.Commit("unsigned change")
 	wt.Push()
-	_, err = trySync(t, e.opts)
+	_, err = e.trySync(t)
 	g.Expect(err).To(HaveOccurred())
 	g.Expect(errors.Is(err, ErrSourceNotVerified)).To(BeTrue())
 	g.Expect(IsPermanent(err)).To(BeTrue())
@@ -93,7 +93,7 @@ func TestVerifiedSourceRefusesUnsignedAndUnknownSignersAndKeepsTheLastGoodOutput
 	wt.Write("overlays/dev/site-values.yaml", siteValues(6, "evil:latest"))
 	signedByStranger := wt.CommitSigned("stranger's change", gpg, stranger)
 	wt.Push()
-	_, err = trySync(t, e.opts)
+	_, err = e.trySync(t)
 	g.Expect(errors.Is(err, ErrSourceNotVerified)).To(BeTrue())
 	g.Expect(err.Error()).To(ContainSubstring("commit " + signedByStranger[:12] + " is signed by key " + stranger.KeyID +
 		", which is not one of the trusted keys"))
@@ -104,7 +104,7 @@ func TestVerifiedSourceRefusesUnsignedAndUnknownSignersAndKeepsTheLastGoodOutput
 	wt.Write("overlays/dev/site-values.yaml", siteValues(3, "nginx:1.28"))
 	wt.CommitSigned("fix", gpg, dev)
 	wt.Push()
-	_, err = trySync(t, e.opts)
+	_, err = e.trySync(t)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(e.rendered(t, "dev")).To(ContainSubstring("nginx:1.28"))
 }

@@ -18,8 +18,6 @@ package gitops
 
 import (
 	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -65,10 +63,6 @@ func (n *treeNode) find(name string) (object.TreeEntry, bool) {
 	return object.TreeEntry{}, false
 }
 
-// treeMemos holds, per cache folder, the trees and blob sizes the last Sync of that cache read (a
-// *treeMemo). A Sync reads and replaces it while it holds the cache's lock.
-var treeMemos sync.Map
-
 // treeMemo keeps the trees one Sync decoded for the next Sync of the same cache: the folders no commit
 // changed since (every unchanged site's) have the same hashes, so the next Sync finds them here instead of
 // reading and decoding them again. Only what the last Sync used is kept, so it never grows beyond one Sync's
@@ -79,15 +73,11 @@ type treeMemo struct {
 	decoded          int // trees read from the store (not found in the memo)
 }
 
-// nextTreeMemo starts the memo of a Sync of the cache at key, holding what the last one read.
-func nextTreeMemo(key string) *treeMemo {
-	m := newTreeMemo()
-	if v, ok := treeMemos.Load(key); ok {
-		old := v.(*treeMemo)
+// follow makes m start with what old (the memo of the last Sync of the same cache, may be nil) read.
+func (m *treeMemo) follow(old *treeMemo) {
+	if old != nil {
 		m.prev, m.prevSize = old.next, old.nxSize
 	}
-	treeMemos.Store(key, m)
-	return m
 }
 
 // newTreeMemo is a memo that no later Sync reuses.
@@ -128,14 +118,4 @@ func (m *treeMemo) size(s storer.EncodedObjectStorer, h plumbing.Hash) (int64, e
 	}
 	m.nxSize[h] = n
 	return n, nil
-}
-
-// forgetTreeMemos drops the memos of the caches under prefix.
-func forgetTreeMemos(prefix string) {
-	treeMemos.Range(func(k, _ any) bool {
-		if strings.HasPrefix(k.(string), prefix) {
-			treeMemos.Delete(k)
-		}
-		return true
-	})
 }

@@ -70,18 +70,19 @@ type TargetSpec struct {
 
 // SyncOptions configures one Sync call.
 type SyncOptions struct {
-	Source       SourceSpec
-	Target       TargetSpec           // URL "" = same as Source.URL
-	OverlaysDir  string               // default "overlays"
-	Sites        []string             // empty = every folder under OverlaysDir with a kustomization
-	WorkDir      string               // cache dir for clones (reused across calls for incremental fetch)
-	Previous     map[string]SiteState // last known per-site state (from status), so a restart does not re-render everything
-	Workers      int                  // render pool size, default 2
+	Source      SourceSpec
+	Target      TargetSpec // URL "" = same as Source.URL
+	OverlaysDir string     // default "overlays"
+	Sites       []string   // empty = every folder under OverlaysDir with a kustomization
+	WorkDir     string     // cache dir for clones (reused across calls for incremental fetch)
+	// Previous is the last known per-site state (from status), so a restart does not re-render everything.
+	Previous     map[string]SiteState
+	Workers      int // render pool size, default 2
 	Logger       logr.Logger
 	CommitAuthor string // default "siteops <siteops@localhost>"
 	// Gate, when set, chooses after rendering which sites are published and which get older output back
 	// (waves, freeze windows, reverts); nil publishes every rendered site.
-	Gate Gate
+	Gate PublishGate
 
 	// beforePush, when set (tests only), runs before each push attempt with the attempt number (0-based).
 	beforePush func(attempt int)

@@ -47,7 +47,7 @@ func (f *imageFlags) Set(s string) error {
 	return nil
 }
 
-func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("render", "[--repo DIR|URL] [--site S] [--out DIR] | --dir DIR [--image name=ref]...", stderr)
 	repo := fs.String("repo", ".", "working copy (its Git root is used) or Git URL to render")
 	ref := fs.String("ref", "", "branch, tag or SHA to render when --repo is a URL (default: the default branch)")
@@ -78,7 +78,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	c, err := openRepo(ctx, *repo, *ref)
+	c, err := openRepo(ctx, sy, *repo, *ref)
 	if err != nil {
 		return err
 	}

@@ -62,7 +62,9 @@ type Reconciler struct {
 	// Complete says how the manager runs the controller (see kit.Completer); nil runs it while leading.
 	Complete kit.Completer
 
-	// sync is gitops.Sync, replaceable in tests.
+	// syncer renders and publishes the sites and owns the clone caches' locks and memos; made at setup.
+	syncer *gitops.Syncer
+	// sync is syncer.Sync, replaceable in tests.
 	sync func(context.Context, gitops.SyncOptions) (gitops.SyncResult, error)
 	// random returns a number in [0, 1) for the requeue jitter.
 	random func() float64
@@ -115,8 +117,11 @@ func (r *Reconciler) defaults(apiReader client.Reader) {
 	if r.APIReader == nil {
 		r.APIReader = apiReader
 	}
+	if r.syncer == nil {
+		r.syncer = gitops.NewSyncer(gitops.SyncerOptions{})
+	}
 	if r.sync == nil {
-		r.sync = gitops.Sync
+		r.sync = r.syncer.Sync
 	}
 	if r.random == nil {
 		r.random = rand.Float64
@@ -224,13 +229,17 @@ func (r *Reconciler) finish(ctx context.Context, run *scope, before *gitopsv1alp
 	return kit.Finish(result, errors.Join(err, patchErr))
 }
 
-// forget drops what the controller keeps about a deleted SiteSync: its clone cache and lag bookkeeping.
+// forget drops what the controller keeps about a deleted SiteSync: its clone cache (and what the syncer
+// remembers about it) and lag bookkeeping.
 func (r *Reconciler) forget(key types.NamespacedName) error {
 	r.lag.forget(key)
 	r.refreshed.forget(key)
 	syncDuration.DeleteLabelValues(key.Namespace, key.Name)
-	gitops.ForgetWorkDir(r.workDir(key))
-	if err := os.RemoveAll(r.workDir(key)); err != nil {
+	remove := os.RemoveAll
+	if r.syncer != nil {
+		remove = r.syncer.RemoveWorkDir
+	}
+	if err := remove(r.workDir(key)); err != nil {
 		return fmt.Errorf("removing clone cache of deleted SiteSync %s: %w", key, err)
 	}
 	return nil
