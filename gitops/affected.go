@@ -27,19 +27,21 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // affectedSites returns, sorted, the sites whose kustomization graph reaches one of the changed paths (repo
 // paths, as a diff lists them). A site whose graph cannot be walked is affected when a changed path is in
 // what it reached before failing or under its overlay folder.
-func affectedSites(t fileTree, overlaysDir string, sites, changed []string) ([]string, error) {
+func affectedSites(t tree.FS, overlaysDir string, sites, changed []string) ([]string, error) {
 	if len(changed) == 0 {
 		return nil, nil
 	}
-	t = newCachedTree(t) // sites share their bases
+	t = tree.Cached(t) // sites share their bases
 	var out []string
 	for _, site := range sites {
-		dir := path.Join(cleanRel(overlaysDir), site)
+		dir := path.Join(tree.CleanRel(overlaysDir), site)
 		in, err := guardSite(t, dir, false)
 		var g *guardError
 		if err != nil && !errors.As(err, &g) {

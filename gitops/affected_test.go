@@ -20,10 +20,12 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops/internal/tree/treetest"
 )
 
 func TestAffectedSites(t *testing.T) {
-	tree := &mapTree{files: map[string]string{
+	tree := &treetest.Map{Files: map[string]string{
 		"base/kustomization.yaml":            okBase,
 		"base/deploy.yaml":                   "kind: Deployment\n",
 		"base/unused.yaml":                   "kind: Unused\n",
@@ -37,7 +39,7 @@ func TestAffectedSites(t *testing.T) {
 		"overlays/c/kustomization.yaml":      "resources:\n- ../../linked\n",
 		"overlays/c/README.md":               "notes\n",
 		"overlays/broken/kustomization.yaml": "resources:\n- ../../missing\n",
-	}, symlinks: map[string]string{"linked": "other"}}
+	}, Symlinks: map[string]string{"linked": "other"}}
 	sites := []string{"a", "b", "broken", "c"}
 	for _, tc := range []struct {
 		name    string
@@ -71,11 +73,11 @@ func TestAffectedSites(t *testing.T) {
 
 func TestAffectedSitesReadsOnlyKustomizationFiles(t *testing.T) {
 	g := NewWithT(t)
-	tree := &mapTree{files: map[string]string{
+	tree := &treetest.Map{Files: map[string]string{
 		"base/kustomization.yaml": okBase, "base/deploy.yaml": "kind: Deployment\n",
 		"overlays/a/kustomization.yaml": "resources:\n- ../../base\n",
 	}}
 	_, err := affectedSites(tree, "overlays", []string{"a"}, []string{"base/deploy.yaml"})
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(tree.reads).To(ConsistOf("overlays/a/kustomization.yaml", "base/kustomization.yaml"))
+	g.Expect(tree.Reads).To(ConsistOf("overlays/a/kustomization.yaml", "base/kustomization.yaml"))
 }

@@ -33,6 +33,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // gitCache is a bare go-git repository under WorkDir that caches one remote URL for one purpose ("src",
@@ -47,7 +49,7 @@ type gitCache struct {
 	storage *filesystem.Storage
 	held    *cacheDir
 	remotes *remotes
-	trees   *treeMemo // the trees this open of the cache decoded, kept for the next one
+	trees   *tree.Memo // the trees this open of the cache decoded, kept for the next one
 }
 
 // caches owns what a process keeps about the cache folders it opens: a lock per folder and the trees the
@@ -61,7 +63,7 @@ type caches struct {
 // cacheDir is what caches keeps about one cache folder.
 type cacheDir struct {
 	lock  sync.Mutex
-	trees *treeMemo // the memo of the last open, read and replaced while lock is held
+	trees *tree.Memo // the memo of the last open, read and replaced while lock is held
 }
 
 func newCaches(r *remotes) *caches { return &caches{dirs: map[string]*cacheDir{}, remotes: r} }
@@ -157,18 +159,18 @@ func (c *gitCache) closeStorage() {
 	}
 }
 
-// treeMemo is the memo of the trees read through this open of the cache: it starts with those the last open
+// Memo is the memo of the trees read through this open of the cache: it starts with those the last open
 // read, and replaces them for the next one.
-func (c *gitCache) treeMemo() *treeMemo {
+func (c *gitCache) treeMemo() *tree.Memo {
 	if c.trees == nil {
-		c.trees = newTreeMemo()
-		c.trees.follow(c.held.trees)
+		c.trees = tree.NewMemo()
+		c.trees.Follow(c.held.trees)
 		c.held.trees = c.trees
 	}
 	return c.trees
 }
 
-// gitTree is a fileTree over root, a tree of the cache, sharing the cache's memo of decoded trees.
-func (c *gitCache) gitTree(root *object.Tree) *gitTree {
-	return newMemoGitTree(c.repo.Storer, root, c.treeMemo())
+// Git is a FS over root, a tree of the cache, sharing the cache's memo of decoded trees.
+func (c *gitCache) gitTree(root *object.Tree) *tree.Git {
+	return tree.NewMemoGit(c.repo.Storer, root, c.treeMemo())
 }

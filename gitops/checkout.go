@@ -26,12 +26,14 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	kusttypes "sigs.k8s.io/kustomize/api/types"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // Checkout is a read-only, guarded view of a source tree for the CLI: a working copy on disk or a fetched
 // commit. Close it when done.
 type Checkout struct {
-	tree     fileTree
+	tree     tree.FS
 	root     string // folder on disk, "" for a fetched commit
 	Revision string // commit SHA, "" for a working copy that is not a Git repository
 	release  func()
@@ -55,11 +57,11 @@ func OpenDir(dir string) (*Checkout, error) {
 	} else if !errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, fmt.Errorf("opening the repository at %s: %w", dir, err)
 	}
-	t, err := newDirTree(root)
+	t, err := tree.NewDisk(root)
 	if err != nil {
 		return nil, err
 	}
-	c.tree, c.root = t, t.root
+	c.tree, c.root = t, t.Root()
 	return c, nil
 }
 
@@ -69,7 +71,7 @@ func (sy *Syncer) FetchCheckout(ctx context.Context, workDir string, spec Source
 	if err != nil {
 		return nil, err
 	}
-	return &Checkout{tree: newGitTree(src.cache.repo.Storer, src.tree), Revision: src.commit.Hash.String(),
+	return &Checkout{tree: tree.NewGit(src.cache.repo.Storer, src.tree), Revision: src.commit.Hash.String(),
 		release: src.release}, nil
 }
 
@@ -96,7 +98,7 @@ func (sy *Syncer) FetchBranch(ctx context.Context, workDir, url, branch string,
 		cache.release()
 		return nil, false, redactErr(err, auth)
 	}
-	return &Checkout{tree: newGitTree(cache.repo.Storer, st.tree), Revision: st.head.String(),
+	return &Checkout{tree: tree.NewGit(cache.repo.Storer, st.tree), Revision: st.head.String(),
 		release: cache.release}, true, nil
 }
 
@@ -109,7 +111,7 @@ func (c *Checkout) Root() string { return c.root }
 // Rel turns a folder on disk into a path relative to the working copy's root.
 func (c *Checkout) Rel(dir string) (string, error) {
 	if c.root == "" {
-		return cleanRel(filepath.ToSlash(dir)), nil
+		return tree.CleanRel(filepath.ToSlash(dir)), nil
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -119,10 +121,10 @@ func (c *Checkout) Rel(dir string) (string, error) {
 		abs = resolved
 	}
 	rel, err := filepath.Rel(c.root, abs)
-	if err != nil || escapesRoot(cleanRel(filepath.ToSlash(rel))) {
+	if err != nil || tree.EscapesRoot(tree.CleanRel(filepath.ToSlash(rel))) {
 		return "", fmt.Errorf("%s is outside the checkout %s", dir, c.root)
 	}
-	return cleanRel(filepath.ToSlash(rel)), nil
+	return tree.CleanRel(filepath.ToSlash(rel)), nil
 }
 
 // Sites lists the sites under overlaysDir ("" = "overlays").
@@ -132,14 +134,14 @@ func (c *Checkout) Sites(overlaysDir string) ([]string, error) {
 
 // ReadFile reads a file of the checkout (symlinks followed inside it); ok is false when it does not exist.
 func (c *Checkout) ReadFile(p string) (content []byte, ok bool, err error) {
-	resolved, e, err := resolve(c.tree, p)
+	resolved, e, err := tree.Resolve(c.tree, p)
 	if err != nil {
 		return nil, false, err
 	}
-	if e.kind != kindFile {
+	if e.Kind != tree.File {
 		return nil, false, nil
 	}
-	b, err := c.tree.readFile(resolved)
+	b, err := c.tree.ReadFile(resolved)
 	return b, err == nil, err
 }
 
@@ -160,7 +162,7 @@ type RenderedSite struct {
 
 // RenderDir renders the kustomization in folder dir (relative to the root) with optional image overrides.
 func (c *Checkout) RenderDir(ctx context.Context, dir string, images []kusttypes.Image) RenderedSite {
-	run := &siteRun{name: displayDir(cleanRel(dir)), dir: cleanRel(dir)}
+	run := &siteRun{name: displayDir(tree.CleanRel(dir)), dir: tree.CleanRel(dir)}
 	return c.render(ctx, []*siteRun{run}, 1, images, nil)[0]
 }
 
@@ -227,24 +229,24 @@ func orDefault(s, def string) string {
 
 // ListFiles lists the files under folder dir of the checkout (recursively, symlinks not followed), sorted.
 func (c *Checkout) ListFiles(dir string) ([]string, error) {
-	resolved, e, err := resolve(c.tree, dir)
-	if err != nil || e.kind != kindDir {
+	resolved, e, err := tree.Resolve(c.tree, dir)
+	if err != nil || e.Kind != tree.Dir {
 		return nil, err
 	}
 	var out []string
 	var walk func(p string) error
 	walk = func(p string) error {
-		names, err := c.tree.readDir(p)
+		names, err := c.tree.ReadDir(p)
 		if err != nil {
 			return err
 		}
 		for _, n := range names {
 			q := path.Join(p, n)
-			e, err := c.tree.lstat(q)
+			e, err := c.tree.Lstat(q)
 			if err != nil {
 				return err
 			}
-			if e.kind == kindDir {
+			if e.Kind == tree.Dir {
 				if err := walk(q); err != nil {
 					return err
 				}

@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // Commit trailers of a gated publish.
@@ -110,12 +112,12 @@ func applyGate(c *gitCache, st targetState, gate PublishGate, o SyncOptions, sou
 	return g, nil
 }
 
-// manifestBlob is the blob of a site folder's manifest in tree (nil: none), without reading it.
-func manifestBlob(tree *gitTree, dir string) (plumbing.Hash, bool) {
-	if tree == nil {
+// manifestBlob is the blob of a site folder's manifest in t (nil: none), without reading it.
+func manifestBlob(t *tree.Git, dir string) (plumbing.Hash, bool) {
+	if t == nil {
 		return plumbing.ZeroHash, false
 	}
-	mode, h, err := tree.entry(dir + "/" + ManifestFile)
+	mode, h, err := t.Entry(dir + "/" + ManifestFile)
 	if err != nil || !mode.IsFile() {
 		return plumbing.ZeroHash, false
 	}
@@ -128,11 +130,11 @@ func commitManifestBlob(c *gitCache, commit, dir string) (plumbing.Hash, error) 
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	tree, err := co.Tree()
+	root, err := co.Tree()
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h, ok := manifestBlob(newGitTree(c.repo.Storer, tree), dir)
+	h, ok := manifestBlob(tree.NewGit(c.repo.Storer, root), dir)
 	if !ok {
 		return plumbing.ZeroHash, fmt.Errorf("no %s/%s in it", dir, ManifestFile)
 	}

@@ -23,6 +23,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // Limits the guard enforces on what a site may reach.
@@ -62,9 +64,9 @@ type guardError struct{ msg string }
 
 func (e *guardError) Error() string { return e.msg }
 
-// walker walks a kustomization graph through a fileTree, refusing anything that leaves the checkout.
+// walker walks a kustomization graph through a FS, refusing anything that leaves the checkout.
 type walker struct {
-	t            fileTree
+	t            tree.FS
 	readContents bool
 	in           *siteInputs
 	total        int64
@@ -75,13 +77,13 @@ type walker struct {
 
 // guardSite walks the kustomization in folder dir (logical, relative to the root) and everything it reaches.
 // With readContents false only kustomization files are read (enough for AffectedSites); no digest is made.
-func guardSite(t fileTree, dir string, readContents bool) (*siteInputs, error) {
+func guardSite(t tree.FS, dir string, readContents bool) (*siteInputs, error) {
 	w := &walker{
-		t: newCachedTree(t), readContents: readContents, done: map[string]bool{},
+		t: tree.Cached(t), readContents: readContents, done: map[string]bool{},
 		in: &siteInputs{files: map[string][]byte{}, reached: map[string]struct{}{}},
 	}
-	dir = cleanRel(dir)
-	if escapesRoot(dir) {
+	dir = tree.CleanRel(dir)
+	if tree.EscapesRoot(dir) {
 		return nil, &guardError{msg: fmt.Sprintf("%q leaves the checkout", dir)}
 	}
 	if err := w.walkKustomization(dir, "", true); err != nil {
@@ -99,14 +101,14 @@ func (w *walker) refuse(format string, args ...any) error {
 
 // walkKustomization walks the kustomization folder dir; from names the referring field for messages.
 func (w *walker) walkKustomization(dir, from string, root bool) error {
-	realPath, e, err := resolve(w.t, dir)
+	realPath, e, err := tree.Resolve(w.t, dir)
 	if err != nil {
 		return w.refuse("%s%v", from, err)
 	}
-	if e.kind == kindMissing {
+	if e.Kind == tree.Missing {
 		return w.refuse("%sfolder %q not found in the checkout", from, dir)
 	}
-	if e.kind != kindDir {
+	if e.Kind != tree.Dir {
 		return w.refuse("%s%q is not a folder", from, dir)
 	}
 	for i, r := range w.stack {
@@ -154,11 +156,11 @@ func (w *walker) findKustomizationFile(dir, realPath, from string) (string, erro
 	var found []string
 	for _, name := range kustomizationFileNames() {
 		w.in.reached[path.Join(realPath, name)] = struct{}{}
-		_, e, err := resolve(w.t, path.Join(dir, name))
+		_, e, err := tree.Resolve(w.t, path.Join(dir, name))
 		if err != nil {
 			return "", w.refuse("%s%v", from, err)
 		}
-		if e.kind != kindMissing {
+		if e.Kind != tree.Missing {
 			found = append(found, path.Join(dir, name))
 		}
 	}
@@ -186,20 +188,20 @@ func (w *walker) followRef(dir, kf string, ref kustRef) error {
 		}
 		return nil
 	}
-	target := cleanRel(path.Join(dir, ref.value))
-	if escapesRoot(target) {
+	target := tree.CleanRel(path.Join(dir, ref.value))
+	if tree.EscapesRoot(target) {
 		return w.refuse("%sthe path leaves the checkout", at)
 	}
-	realPath, e, err := resolve(w.t, target)
+	realPath, e, err := tree.Resolve(w.t, target)
 	if err != nil {
 		return w.refuse("%s%v", at, err)
 	}
 	switch {
-	case e.kind == kindMissing:
+	case e.Kind == tree.Missing:
 		return w.refuse("%snot found in the checkout", at)
-	case e.kind == kindDir && ref.kind == refFileOrDir:
+	case e.Kind == tree.Dir && ref.kind == refFileOrDir:
 		return w.walkKustomization(target, at, false)
-	case e.kind == kindDir:
+	case e.Kind == tree.Dir:
 		return w.refuse("%sis a folder, a file is expected", at)
 	}
 	w.in.reached[realPath] = struct{}{}
@@ -217,19 +219,19 @@ func (w *walker) followRef(dir, kf string, ref kustRef) error {
 
 // addFile records the regular file at logical path p, reading it when needed; at prefixes messages.
 func (w *walker) addFile(p, at string, always bool) ([]byte, error) {
-	realPath, e, err := resolve(w.t, p)
+	realPath, e, err := tree.Resolve(w.t, p)
 	if err != nil {
 		return nil, w.refuse("%s%v", at, err)
 	}
-	switch e.kind {
-	case kindMissing:
+	switch e.Kind {
+	case tree.Missing:
 		return nil, w.refuse("%s%q not found in the checkout", at, p)
-	case kindFile:
+	case tree.File:
 	default:
 		return nil, w.refuse("%s%q is not a regular file", at, p)
 	}
-	if e.size > MaxFileSize {
-		return nil, w.refuse("%s%q is %d bytes, over the %d-byte limit", at, p, e.size, MaxFileSize)
+	if e.Size > MaxFileSize {
+		return nil, w.refuse("%s%q is %d bytes, over the %d-byte limit", at, p, e.Size, MaxFileSize)
 	}
 	w.in.reached[realPath] = struct{}{}
 	// The logical path and its folders: a changed symlink on the way shows up as one of them.
@@ -242,7 +244,7 @@ func (w *walker) addFile(p, at string, always bool) ([]byte, error) {
 	if len(w.in.files) >= maxFiles {
 		return nil, w.refuse("%sthe site reaches more than %d files", at, maxFiles)
 	}
-	w.total += e.size
+	w.total += e.Size
 	if w.total > maxTotalSize {
 		return nil, w.refuse("%sthe site reaches more than %d bytes", at, maxTotalSize)
 	}
@@ -250,7 +252,7 @@ func (w *walker) addFile(p, at string, always bool) ([]byte, error) {
 		w.in.files[p] = nil
 		return nil, nil
 	}
-	b, err := w.t.readFile(realPath)
+	b, err := w.t.ReadFile(realPath)
 	if err != nil {
 		return nil, fmt.Errorf("%s%w", at, err)
 	}

@@ -23,6 +23,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // siteDeps is what a remembered guard result depends on, split so that checking an unchanged site costs
@@ -49,8 +51,8 @@ type depSets map[string]*depSet
 
 // splitDeps turns what a walk of site folder dir read in t into siteDeps, sharing the outside set with
 // earlier sites that read the same entries (in sets, or else in prev).
-func splitDeps(t *gitTree, dir string, deps map[string]treeDep, sets, prev depSets) (siteDeps, error) {
-	mode, hash, err := t.entry(dir)
+func splitDeps(t *tree.Git, dir string, deps map[string]treeDep, sets, prev depSets) (siteDeps, error) {
+	mode, hash, err := t.Entry(dir)
 	if err != nil {
 		return siteDeps{}, err
 	}
@@ -96,9 +98,9 @@ func depKey(deps map[string]treeDep) string {
 }
 
 // unchanged reports whether the site's dependencies are the same in t; gen is the caller's generation.
-func (sd siteDeps) unchanged(t *gitTree, gen uint64) (bool, error) {
+func (sd siteDeps) unchanged(t *tree.Git, gen uint64) (bool, error) {
 	if !sd.dirHash.IsZero() {
-		mode, hash, err := t.entry(sd.dir)
+		mode, hash, err := t.Entry(sd.dir)
 		if err != nil || mode != filemode.Dir || hash != sd.dirHash {
 			return false, err
 		}
@@ -115,9 +117,9 @@ func (sd siteDeps) unchanged(t *gitTree, gen uint64) (bool, error) {
 }
 
 // unchanged reports whether every dependency is the same in t.
-func unchanged(t *gitTree, deps map[string]treeDep) (bool, error) {
+func unchanged(t *tree.Git, deps map[string]treeDep) (bool, error) {
 	for p, d := range deps {
-		mode, hash, err := t.entry(p)
+		mode, hash, err := t.Entry(p)
 		if err != nil {
 			return false, err
 		}

@@ -19,6 +19,8 @@ package gitops
 import (
 	"errors"
 	"testing"
+
+	"github.com/siteops/siteops/gitops/internal/tree/treetest"
 )
 
 // FuzzGuard feeds arbitrary kustomization files to the reference pre-check. It must never panic, never read
@@ -34,15 +36,15 @@ func FuzzGuard(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, kust []byte) {
-		tree := &mapTree{files: map[string]string{
+		tree := &treetest.Map{Files: map[string]string{
 			"base/kustomization.yaml":       okBase,
 			"base/deploy.yaml":              "kind: Deployment\n",
 			"overlays/s/v.yaml":             "kind: Deployment\n",
 			"overlays/s/kustomization.yaml": string(kust),
-		}, symlinks: map[string]string{"overlays/s/out": "../../../escape", "overlays/s/abs": "/etc"}}
+		}, Symlinks: map[string]string{"overlays/s/out": "../../../escape", "overlays/s/abs": "/etc"}}
 		in, err := guardSite(tree, "overlays/s", true)
-		if !insideRoot(tree.reads) {
-			t.Fatalf("read outside the root: %v", tree.reads)
+		if !treetest.InsideRoot(tree.Reads) {
+			t.Fatalf("read outside the root: %v", tree.Reads)
 		}
 		var g *guardError
 		if err != nil && !errors.As(err, &g) {
@@ -51,7 +53,7 @@ func FuzzGuard(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !insideRoot(keys(in.files)) {
+		if !treetest.InsideRoot(keys(in.files)) {
 			t.Fatalf("accepted files outside the root: %v", keys(in.files))
 		}
 		k, perr := parseKustomization(kust)

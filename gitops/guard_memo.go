@@ -24,6 +24,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // guardMemos holds, per source cache folder, the guard results of the last Sync. A Sync reads and replaces
@@ -83,7 +85,7 @@ type treeDep struct {
 // guard guards every site like guardSite(t, dir, true) does, reusing the results of the previous Sync of
 // the same cache (key) for the sites whose every read entry is unchanged in t, and remembers this Sync's
 // results for the next one. Only guard refusals are remembered; any other error is returned as is.
-func (gm *guardMemos) guard(key string, t *gitTree) func(dir string) (*siteInputs, error) {
+func (gm *guardMemos) guard(key string, t *tree.Git) func(dir string) (*siteInputs, error) {
 	next := &guardMemo{sites: map[string]memoEntry{}, sets: depSets{}}
 	prev := gm.swap(key, next)
 	var prevSets depSets
@@ -106,7 +108,7 @@ func (gm *guardMemos) guard(key string, t *gitTree) func(dir string) (*siteInput
 				}
 			}
 		}
-		rec := &recordingTree{fileTree: t, git: t, blobs: blobs, deps: map[string]treeDep{}}
+		rec := &recordingTree{FS: t, git: t, blobs: blobs, deps: map[string]treeDep{}}
 		in, err := guardSite(rec, dir, true)
 		if in != nil {
 			in.reached = nil // only AffectedSites reads it, from its own walk
@@ -123,10 +125,10 @@ func (gm *guardMemos) guard(key string, t *gitTree) func(dir string) (*siteInput
 	}
 }
 
-// recordingTree is a fileTree over a commit that notes the entry behind every path it is asked about.
+// recordingTree is a FS over a commit that notes the entry behind every path it is asked about.
 type recordingTree struct {
-	fileTree
-	git   *gitTree
+	tree.FS
+	git   *tree.Git
 	deps  map[string]treeDep
 	blobs map[plumbing.Hash][]byte // contents read so far, shared by the sites reaching the same file
 }
@@ -135,7 +137,7 @@ func (r *recordingTree) note(p string, kindOnly bool) error {
 	if old, ok := r.deps[p]; ok && !old.kindOnly {
 		return nil
 	}
-	mode, hash, err := r.git.entry(p)
+	mode, hash, err := r.git.Entry(p)
 	if err != nil {
 		return err
 	}
@@ -148,17 +150,17 @@ func (r *recordingTree) note(p string, kindOnly bool) error {
 	return nil
 }
 
-func (r *recordingTree) lstat(p string) (entry, error) {
+func (r *recordingTree) Lstat(p string) (tree.Entry, error) {
 	if err := r.note(p, true); err != nil {
-		return entry{}, err
+		return tree.Entry{}, err
 	}
-	return r.fileTree.lstat(p)
+	return r.FS.Lstat(p)
 }
 
 // readFile reads p once per blob: the sites of a Sync share the bytes of the files they all reach (their
 // bases), so the guard results of every site hold each shared file once, not once per site. The bytes are
 // never written to (kustomize copies what it is given).
-func (r *recordingTree) readFile(p string) ([]byte, error) {
+func (r *recordingTree) ReadFile(p string) ([]byte, error) {
 	if err := r.note(p, false); err != nil {
 		return nil, err
 	}
@@ -166,16 +168,16 @@ func (r *recordingTree) readFile(p string) ([]byte, error) {
 	if b, ok := r.blobs[h]; ok && !h.IsZero() {
 		return b, nil
 	}
-	b, err := r.fileTree.readFile(p)
+	b, err := r.FS.ReadFile(p)
 	if err == nil && !h.IsZero() {
 		r.blobs[h] = b
 	}
 	return b, err
 }
 
-func (r *recordingTree) readDir(p string) ([]string, error) {
+func (r *recordingTree) ReadDir(p string) ([]string, error) {
 	if err := r.note(p, false); err != nil {
 		return nil, err
 	}
-	return r.fileTree.readDir(p)
+	return r.FS.ReadDir(p)
 }

@@ -23,6 +23,9 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/internal/tree/treetest"
 )
 
 const okBase = "resources:\n- deploy.yaml\n"
@@ -88,16 +91,16 @@ func TestGuardRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
-			tree := &mapTree{files: map[string]string{
+			tree := &treetest.Map{Files: map[string]string{
 				"base/kustomization.yaml":       okBase,
 				"base/deploy.yaml":              "kind: Deployment\n",
 				"overlays/s/kustomization.yaml": tc.kust,
-			}, symlinks: tc.symlinks}
+			}, Symlinks: tc.symlinks}
 			for p, c := range tc.files {
-				tree.files[p] = c
+				tree.Files[p] = c
 			}
 			in, err := guardSite(tree, "overlays/s", true)
-			g.Expect(insideRoot(tree.reads)).To(BeTrue(), "reads %v", tree.reads)
+			g.Expect(treetest.InsideRoot(tree.Reads)).To(BeTrue(), "reads %v", tree.Reads)
 			if tc.want == "" {
 				g.Expect(err).NotTo(HaveOccurred())
 				g.Expect(in.digest).To(HavePrefix("sha256:"))
@@ -111,7 +114,7 @@ func TestGuardRefusals(t *testing.T) {
 
 func TestGuardDigestCoversEveryReachedFileAndNothingElse(t *testing.T) {
 	g := NewWithT(t)
-	tree := &mapTree{files: map[string]string{
+	tree := &treetest.Map{Files: map[string]string{
 		"base/kustomization.yaml":       okBase,
 		"base/deploy.yaml":              "kind: Deployment\n",
 		"base/unused.yaml":              "kind: Unused\n",
@@ -121,11 +124,11 @@ func TestGuardDigestCoversEveryReachedFileAndNothingElse(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(first.files).To(HaveLen(3))
 
-	tree.files["base/unused.yaml"] = "kind: Changed\n"
+	tree.Files["base/unused.yaml"] = "kind: Changed\n"
 	same, _ := guardSite(tree, "overlays/s", true)
 	g.Expect(same.digest).To(Equal(first.digest))
 
-	tree.files["base/deploy.yaml"] = "kind: Deployment\nspec: {}\n"
+	tree.Files["base/deploy.yaml"] = "kind: Deployment\nspec: {}\n"
 	changed, _ := guardSite(tree, "overlays/s", true)
 	g.Expect(changed.digest).NotTo(Equal(first.digest))
 }
@@ -146,17 +149,17 @@ func TestDirTreeNeverOpensAPathOutsideTheRoot(t *testing.T) {
 
 	for _, kust := range []string{"resources:\n- abs.yaml\n", "resources:\n- rel/secret.yaml\n"} {
 		g.Expect(os.WriteFile(filepath.Join(site, "kustomization.yaml"), []byte(kust), 0o644)).To(Succeed())
-		tree, err := newDirTree(root)
+		tree, err := tree.NewDisk(root)
 		g.Expect(err).NotTo(HaveOccurred())
 		var opened []string
-		tree.onOpen = func(abs string) { opened = append(opened, abs) }
+		tree.OnOpen = func(abs string) { opened = append(opened, abs) }
 
 		_, err = guardSite(tree, "overlays/s", true)
 
 		g.Expect(err).To(MatchError(ContainSubstring("outside the checkout")))
 		g.Expect(opened).NotTo(BeEmpty())
 		for _, p := range opened {
-			g.Expect(strings.HasPrefix(p, tree.root+string(filepath.Separator))).To(BeTrue(), "opened %s", p)
+			g.Expect(strings.HasPrefix(p, tree.Root()+string(filepath.Separator))).To(BeTrue(), "opened %s", p)
 		}
 	}
 }

@@ -31,6 +31,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-logr/logr"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 const (
@@ -45,7 +47,7 @@ const (
 type targetState struct {
 	head  plumbing.Hash
 	tree  *object.Tree
-	files *gitTree // tree's folders, decoded once
+	files *tree.Git // tree's folders, decoded once
 }
 
 // fetchBranch lists the remote and fetches the whole history of branch (to find the last siteops commit)
@@ -151,10 +153,10 @@ func publish(ctx context.Context, c *gitCache, st targetState, in publishInput) 
 // buildCommit writes the commit of in over st; a zero hash means nothing changed.
 func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, []string, error) {
 	s := c.repo.Storer
-	edit := editTree(st.files)
+	edit := tree.NewEdit(st.files)
 	var changed []string
 	for _, f := range in.files {
-		ok, err := edit.replaceDir(s, f.dir, ManifestFile, f.blob)
+		ok, err := edit.ReplaceDir(s, f.dir, ManifestFile, f.blob)
 		if err != nil {
 			return plumbing.ZeroHash, nil, err
 		}
@@ -164,7 +166,7 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 	}
 	var removed []string
 	for _, dir := range slices.Sorted(maps.Keys(in.removed)) {
-		ok, err := edit.removeDir(dir)
+		ok, err := edit.RemoveDir(dir)
 		if err != nil {
 			return plumbing.ZeroHash, nil, err
 		}
@@ -177,7 +179,7 @@ func buildCommit(c *gitCache, st targetState, in publishInput) (plumbing.Hash, [
 	}
 	sort.Strings(changed)
 	sort.Strings(removed)
-	treeHash, _, err := edit.write(s, "")
+	treeHash, _, err := edit.Write(s, "")
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}

@@ -24,6 +24,8 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops/internal/tree/treetest"
 )
 
 // captureStderr returns what fn printed on the process's stderr.
@@ -45,7 +47,7 @@ func captureStderr(t *testing.T, fn func()) string {
 
 func renderTree(t *testing.T, files map[string]string, dirs ...string) []renderResult {
 	t.Helper()
-	tree := &mapTree{files: files}
+	tree := &treetest.Map{Files: files}
 	jobs := make([]renderJob, len(dirs))
 	for i, d := range dirs {
 		in, err := guardSite(tree, d, true)
@@ -86,7 +88,7 @@ func TestRenderReportsDeprecatedFieldsWithoutPrintingThem(t *testing.T) {
 	g.Expect(string(results[1].yaml)).NotTo(ContainSubstring("kind: Service"), "the $patch: delete still applies")
 	g.Expect(string(results[1].yaml)).To(ContainSubstring("name: del-web"), "after the PrefixSuffixTransformer")
 
-	in, err := guardSite(&mapTree{files: files}, "overlays/prod", true)
+	in, err := guardSite(&treetest.Map{Files: files}, "overlays/prod", true)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(in.warnings).To(ConsistOf(
 		`overlays/prod/kustomization.yaml: "bases" is deprecated, use "resources" instead`,

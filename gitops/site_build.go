@@ -25,6 +25,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	kusttypes "sigs.k8s.io/kustomize/api/types"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // siteRun is one site on its way from the checkout to rendered bytes, and what a Sync plans for it.
@@ -68,7 +70,7 @@ func siteRuns(overlaysDir string, sites []string) []*siteRun {
 			runs[i].invalid = err
 			continue
 		}
-		runs[i].dir = path.Join(cleanRel(overlaysDir), s)
+		runs[i].dir = path.Join(tree.CleanRel(overlaysDir), s)
 	}
 	return runs
 }

@@ -24,6 +24,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // sitePlan is what a Sync plans and learns per site, one siteRun each, before publishing.
@@ -34,7 +36,7 @@ type sitePlan struct {
 
 // newSitePlan selects the sites (o.Sites, or every site of the overlays folder) and starts each one's state
 // from its previous one.
-func newSitePlan(t fileTree, o SyncOptions) (*sitePlan, error) {
+func newSitePlan(t tree.FS, o SyncOptions) (*sitePlan, error) {
 	names := o.Sites
 	if len(names) == 0 {
 		found, err := discoverSites(t, o.OverlaysDir)
@@ -99,7 +101,7 @@ func (p *sitePlan) decide(st targetState, previous map[string]SiteState) {
 		}
 		prev, ok := previous[r.name]
 		if ok && prev.Ready && prev.InputDigest == r.in.digest && st.files != nil {
-			if mode, _, err := st.files.entry(r.path + "/" + ManifestFile); err == nil && mode.IsFile() {
+			if mode, _, err := st.files.Entry(r.path + "/" + ManifestFile); err == nil && mode.IsFile() {
 				r.skip, r.state.Ready = true, true
 			}
 		}

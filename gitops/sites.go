@@ -21,6 +21,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 var siteNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$`)
@@ -39,19 +41,19 @@ func ValidateSiteName(name string) error {
 
 // discoverSites lists the folders directly under overlaysDir that hold a kustomization, sorted. Hidden folders
 // and names that are not valid site names are skipped. A missing overlays folder is a permanent error.
-func discoverSites(t fileTree, overlaysDir string) ([]string, error) {
-	dir := cleanRel(overlaysDir)
-	if escapesRoot(dir) {
+func discoverSites(t tree.FS, overlaysDir string) ([]string, error) {
+	dir := tree.CleanRel(overlaysDir)
+	if tree.EscapesRoot(dir) {
 		return nil, permanent(fmt.Errorf("overlays folder %q leaves the checkout", overlaysDir))
 	}
-	realPath, e, err := resolve(t, dir)
+	realPath, e, err := tree.Resolve(t, dir)
 	if err != nil {
 		return nil, permanent(fmt.Errorf("overlays folder %q: %w", overlaysDir, err))
 	}
-	if e.kind != kindDir {
+	if e.Kind != tree.Dir {
 		return nil, permanent(fmt.Errorf("overlays folder %q not found in the source", overlaysDir))
 	}
-	names, err := t.readDir(realPath)
+	names, err := t.ReadDir(realPath)
 	if err != nil {
 		return nil, err
 	}
@@ -61,16 +63,16 @@ func discoverSites(t fileTree, overlaysDir string) ([]string, error) {
 			continue
 		}
 		siteDir := path.Join(dir, name)
-		_, se, err := resolve(t, siteDir)
+		_, se, err := tree.Resolve(t, siteDir)
 		if err != nil {
 			sites = append(sites, name) // e.g. a symlink leaving the checkout: the walk reports it
 			continue
 		}
-		if se.kind != kindDir {
+		if se.Kind != tree.Dir {
 			continue
 		}
 		for _, k := range kustomizationFileNames() {
-			if _, ke, err := resolve(t, path.Join(siteDir, k)); err == nil && ke.kind != kindMissing {
+			if _, ke, err := tree.Resolve(t, path.Join(siteDir, k)); err == nil && ke.Kind != tree.Missing {
 				sites = append(sites, name)
 				break
 			}

@@ -25,6 +25,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-logr/logr"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // Sync fetches the source, renders the sites whose inputs changed and publishes them on the target branch.
@@ -44,8 +46,8 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	if src.ref.IsBranch() && sameURL(o.Target.URL, o.Source.URL) && src.ref.Short() == o.Target.Branch {
 		return res, permanent(fmt.Errorf("target branch %q is the source branch", o.Target.Branch))
 	}
-	tree := src.cache.gitTree(src.tree)
-	plan, err := newSitePlan(tree, o)
+	srcTree := src.cache.gitTree(src.tree)
+	plan, err := newSitePlan(srcTree, o)
 	if err != nil {
 		return res, err
 	}
@@ -57,7 +59,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		}
 	}()
 	var storeMu sync.Mutex // one writer into the target's store at a time
-	b := builder{guard: sy.guards.guard(src.cache.dir, tree), workers: o.Workers, onRender: sy.onRender}
+	b := builder{guard: sy.guards.guard(src.cache.dir, srcTree), workers: o.Workers, onRender: sy.onRender}
 	err = buildSites(ctx, plan.runs, b, func() error {
 		if err := plan.guarded(o); err != nil {
 			return err
@@ -73,7 +75,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		}
 		storeMu.Lock()
 		defer storeMu.Unlock()
-		r.blob, err = storeBlob(tgt.repo.Storer, yaml)
+		r.blob, err = tree.StoreBlob(tgt.repo.Storer, yaml)
 		return err
 	})
 	if err != nil {
@@ -87,7 +89,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		}
 	}
 	author, _ := parseAuthor(o.CommitAuthor) // validated by withDefaults
-	removed := removedSites(tree, o, plan)
+	removed := removedSites(srcTree, o, plan)
 	pr, err := publish(ctx, tgt, st, publishInput{
 		branch: o.Target.Branch, author: author, sourceRev: res.SourceRevision,
 		files: plan.files(), removed: removed, signer: o.Target.SigningKey, beforePush: o.beforePush,

@@ -45,7 +45,7 @@ func decodedTrees(sy *Syncer, workDir string) int {
 	n := 0
 	for dir, d := range sy.caches.dirs {
 		if strings.HasPrefix(dir, workDir+"/") && d.trees != nil {
-			n += d.trees.decoded
+			n += d.trees.Decoded()
 		}
 	}
 	return n

@@ -20,6 +20,8 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops/internal/tree/treetest"
 )
 
 // TestSyncRemovesTheOutputOfADeletedOverlay: deleting a site's overlay removes that site's folder from the
@@ -87,7 +89,7 @@ func TestSyncKeepsTheRenderedOutputWhenEveryOverlayIsDeleted(t *testing.T) {
 // does not sit inside a current site's folder.
 func TestRemovedSitesOnlyPrunesFoldersThatLeftTheSource(t *testing.T) {
 	g := NewWithT(t)
-	tree := &mapTree{files: map[string]string{
+	tree := &treetest.Map{Files: map[string]string{
 		"overlays/a/kustomization.yaml": "resources: []\n",
 		"overlays/broken/patch.yaml":    "{}\n", // no kustomization any more: broken, not removed
 	}}

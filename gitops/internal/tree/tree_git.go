@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package tree
 
 import (
 	"fmt"
@@ -28,37 +28,37 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
-// gitTree is a fileTree over a commit's tree in a go-git object store. It decodes each folder once and
+// Git is a FS over a commit's tree in a go-git object store. It decodes each folder once and
 // looks names up in the folder's own index, so a lookup costs the same in a folder of ten entries as in one
 // of ten thousand (go-git's Tree.FindEntry decodes every folder on the path again on each call). It is not
 // safe for concurrent use.
-type gitTree struct {
+type Git struct {
 	s       storer.EncodedObjectStorer
 	root    *treeNode
 	folders map[string]*treeNode // folder → its tree; nil when it is missing or not a folder
-	memo    *treeMemo
+	memo    *Memo
 }
 
-// newGitTree is a gitTree over root, a tree of s.
-func newGitTree(s storer.EncodedObjectStorer, root *object.Tree) *gitTree {
-	return newMemoGitTree(s, root, newTreeMemo())
+// newGitTree is a Git over root, a tree of s.
+func NewGit(s storer.EncodedObjectStorer, root *object.Tree) *Git {
+	return NewMemoGit(s, root, NewMemo())
 }
 
-// newMemoGitTree is a gitTree over root that takes the folders it decodes from memo (a Sync's memo of its
+// newMemoGitTree is a Git over root that takes the folders it decodes from memo (a Sync's memo of its
 // cache), and adds them to it.
-func newMemoGitTree(s storer.EncodedObjectStorer, root *object.Tree, memo *treeMemo) *gitTree {
-	return &gitTree{s: s, root: newTreeNode(root), folders: map[string]*treeNode{}, memo: memo}
+func NewMemoGit(s storer.EncodedObjectStorer, root *object.Tree, memo *Memo) *Git {
+	return &Git{s: s, root: newTreeNode(root), folders: map[string]*treeNode{}, memo: memo}
 }
 
 // folder is the tree of folder f ("" is the root), or nil when f is missing or not a folder.
-func (g *gitTree) folder(f string) (*treeNode, error) {
+func (g *Git) folder(f string) (*treeNode, error) {
 	if f == "" {
 		return g.root, nil
 	}
 	if t, ok := g.folders[f]; ok {
 		return t, nil
 	}
-	parent, err := g.folder(cleanRel(path.Dir(f)))
+	parent, err := g.folder(CleanRel(path.Dir(f)))
 	if err != nil || parent == nil {
 		return nil, err
 	}
@@ -73,8 +73,8 @@ func (g *gitTree) folder(f string) (*treeNode, error) {
 }
 
 // find is the entry of path p (not the root); ok is false when it is missing.
-func (g *gitTree) find(p string) (object.TreeEntry, bool, error) {
-	parent, err := g.folder(cleanRel(path.Dir(p)))
+func (g *Git) find(p string) (object.TreeEntry, bool, error) {
+	parent, err := g.folder(CleanRel(path.Dir(p)))
 	if err != nil || parent == nil {
 		return object.TreeEntry{}, false, err
 	}
@@ -84,7 +84,7 @@ func (g *gitTree) find(p string) (object.TreeEntry, bool, error) {
 
 // entry is the mode and hash of path p without following symlinks (mode 0 when missing or below a
 // non-folder); the root is a folder with the root tree's hash.
-func (g *gitTree) entry(p string) (filemode.FileMode, plumbing.Hash, error) {
+func (g *Git) Entry(p string) (filemode.FileMode, plumbing.Hash, error) {
 	if p == "" {
 		return filemode.Dir, g.root.hash, nil
 	}
@@ -95,38 +95,38 @@ func (g *gitTree) entry(p string) (filemode.FileMode, plumbing.Hash, error) {
 	return e.Mode, e.Hash, nil
 }
 
-func (g *gitTree) lstat(p string) (entry, error) {
+func (g *Git) Lstat(p string) (Entry, error) {
 	if p == "" {
-		return entry{kind: kindDir}, nil
+		return Entry{Kind: Dir}, nil
 	}
 	te, ok, err := g.find(p)
 	if err != nil {
-		return entry{}, fmt.Errorf("looking up %q: %w", p, err)
+		return Entry{}, fmt.Errorf("looking up %q: %w", p, err)
 	}
 	if !ok {
-		return entry{kind: kindMissing}, nil
+		return Entry{Kind: Missing}, nil
 	}
 	switch te.Mode {
 	case filemode.Dir:
-		return entry{kind: kindDir}, nil
+		return Entry{Kind: Dir}, nil
 	case filemode.Regular, filemode.Executable, filemode.Deprecated:
 		size, err := g.memo.size(g.s, te.Hash)
 		if err != nil {
-			return entry{}, fmt.Errorf("sizing %q: %w", p, err)
+			return Entry{}, fmt.Errorf("sizing %q: %w", p, err)
 		}
-		return entry{kind: kindFile, size: size}, nil
+		return Entry{Kind: File, Size: size}, nil
 	case filemode.Symlink:
 		target, err := g.blob(te.Hash)
 		if err != nil {
-			return entry{}, fmt.Errorf("reading symlink %q: %w", p, err)
+			return Entry{}, fmt.Errorf("reading symlink %q: %w", p, err)
 		}
-		return entry{kind: kindSymlink, target: string(target)}, nil
+		return Entry{Kind: Symlink, Target: string(target)}, nil
 	default:
-		return entry{kind: kindOther}, nil
+		return Entry{Kind: Other}, nil
 	}
 }
 
-func (g *gitTree) readFile(p string) ([]byte, error) {
+func (g *Git) ReadFile(p string) ([]byte, error) {
 	te, ok, err := g.find(p)
 	if err == nil && (!ok || te.Mode == filemode.Dir || te.Mode == filemode.Submodule) {
 		err = object.ErrFileNotFound
@@ -142,7 +142,7 @@ func (g *gitTree) readFile(p string) ([]byte, error) {
 }
 
 // blob is the contents of blob h.
-func (g *gitTree) blob(h plumbing.Hash) ([]byte, error) {
+func (g *Git) blob(h plumbing.Hash) ([]byte, error) {
 	b, err := object.GetBlob(g.s, h)
 	if err != nil {
 		return nil, err
@@ -155,7 +155,7 @@ func (g *gitTree) blob(h plumbing.Hash) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
-func (g *gitTree) readDir(p string) ([]string, error) {
+func (g *Git) ReadDir(p string) ([]string, error) {
 	t, err := g.folder(p)
 	if err == nil && t == nil {
 		err = object.ErrDirectoryNotFound

@@ -14,59 +14,62 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+// Package treetest holds an in-memory tree.FS for tests.
+package treetest
 
 import (
 	"fmt"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
-// mapTree is an in-memory fileTree for pure tests: files by path, symlinks by path → target. Folders are
+// Map is an in-memory FS for pure tests: files by path, symlinks by path → target. Folders are
 // implied by the paths below them. reads records every path read.
-type mapTree struct {
-	files    map[string]string
-	symlinks map[string]string
-	reads    []string
+type Map struct {
+	Files    map[string]string
+	Symlinks map[string]string
+	Reads    []string
 }
 
-func (m *mapTree) lstat(p string) (entry, error) {
+func (m *Map) Lstat(p string) (tree.Entry, error) {
 	if p == "" {
-		return entry{kind: kindDir}, nil
+		return tree.Entry{Kind: tree.Dir}, nil
 	}
-	if c, ok := m.files[p]; ok {
-		return entry{kind: kindFile, size: int64(len(c))}, nil
+	if c, ok := m.Files[p]; ok {
+		return tree.Entry{Kind: tree.File, Size: int64(len(c))}, nil
 	}
-	if t, ok := m.symlinks[p]; ok {
-		return entry{kind: kindSymlink, target: t}, nil
+	if t, ok := m.Symlinks[p]; ok {
+		return tree.Entry{Kind: tree.Symlink, Target: t}, nil
 	}
-	for _, all := range []map[string]string{m.files, m.symlinks} {
+	for _, all := range []map[string]string{m.Files, m.Symlinks} {
 		for q := range all {
 			if strings.HasPrefix(q, p+"/") {
-				return entry{kind: kindDir}, nil
+				return tree.Entry{Kind: tree.Dir}, nil
 			}
 		}
 	}
-	return entry{kind: kindMissing}, nil
+	return tree.Entry{Kind: tree.Missing}, nil
 }
 
-func (m *mapTree) readFile(p string) ([]byte, error) {
-	m.reads = append(m.reads, p)
-	c, ok := m.files[p]
+func (m *Map) ReadFile(p string) ([]byte, error) {
+	m.Reads = append(m.Reads, p)
+	c, ok := m.Files[p]
 	if !ok {
 		return nil, fmt.Errorf("%s: not a file", p)
 	}
 	return []byte(c), nil
 }
 
-func (m *mapTree) readDir(p string) ([]string, error) {
+func (m *Map) ReadDir(p string) ([]string, error) {
 	set := map[string]bool{}
 	prefix := p + "/"
 	if p == "" {
 		prefix = ""
 	}
-	for _, all := range []map[string]string{m.files, m.symlinks} {
+	for _, all := range []map[string]string{m.Files, m.Symlinks} {
 		for q := range all {
 			if rest, ok := strings.CutPrefix(q, prefix); ok {
 				first, _, _ := strings.Cut(rest, "/")
@@ -82,10 +85,10 @@ func (m *mapTree) readDir(p string) ([]string, error) {
 	return names, nil
 }
 
-// insideRoot reports whether every path is a clean relative path inside the root.
-func insideRoot(paths []string) bool {
+// InsideRoot reports whether every path is a clean relative path inside the root.
+func InsideRoot(paths []string) bool {
 	for _, p := range paths {
-		if p == "" || path.IsAbs(p) || path.Clean(p) != p || escapesRoot(p) {
+		if p == "" || path.IsAbs(p) || path.Clean(p) != p || tree.EscapesRoot(p) {
 			return false
 		}
 	}

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package tree
 
 import (
 	"fmt"
@@ -27,20 +27,20 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
-// treeEdit is a folder of a Git tree being changed: the folder as it was (nil: a new folder) and the
+// Edit is a folder of a Git tree being changed: the folder as it was (nil: a new folder) and the
 // changes made in it. Only the folders on the paths of the changes are decoded and written again; every
 // other folder keeps its tree object, so a commit that changes one site's folder costs the same whatever
 // the number of sites.
-type treeEdit struct {
-	g    *gitTree
+type Edit struct {
+	g    *Git
 	base *treeNode
 	set  map[string]*object.TreeEntry // name → new entry; nil: removed
-	subs map[string]*treeEdit         // name → folder changed below it
+	subs map[string]*Edit             // name → folder changed below it
 }
 
 // editTree starts editing g's tree (nil: an empty tree).
-func editTree(g *gitTree) *treeEdit {
-	e := &treeEdit{g: g}
+func NewEdit(g *Git) *Edit {
+	e := &Edit{g: g}
 	if g != nil {
 		e.base = g.root
 	}
@@ -48,7 +48,7 @@ func editTree(g *gitTree) *treeEdit {
 }
 
 // lookup is the entry called name as edited so far.
-func (e *treeEdit) lookup(name string) (object.TreeEntry, bool) {
+func (e *Edit) lookup(name string) (object.TreeEntry, bool) {
 	if ent, ok := e.set[name]; ok {
 		if ent == nil {
 			return object.TreeEntry{}, false
@@ -63,11 +63,11 @@ func (e *treeEdit) lookup(name string) (object.TreeEntry, bool) {
 
 // sub is the edit of folder name, started from the folder there (a new folder when it is missing or not a
 // folder); nil when create is false and there is no folder.
-func (e *treeEdit) sub(name string, create bool) (*treeEdit, error) {
+func (e *Edit) sub(name string, create bool) (*Edit, error) {
 	if s, ok := e.subs[name]; ok {
 		return s, nil
 	}
-	s := &treeEdit{g: e.g}
+	s := &Edit{g: e.g}
 	if ent, ok := e.lookup(name); ok && ent.Mode == filemode.Dir {
 		base, err := e.g.memo.tree(e.g.s, ent.Hash)
 		if err != nil {
@@ -78,14 +78,14 @@ func (e *treeEdit) sub(name string, create bool) (*treeEdit, error) {
 		return nil, nil
 	}
 	if e.subs == nil {
-		e.subs = map[string]*treeEdit{}
+		e.subs = map[string]*Edit{}
 	}
 	e.subs[name] = s
 	return s, nil
 }
 
 // put sets path p to ent (nil: removes it and everything under it) and reports whether that changed the tree.
-func (e *treeEdit) put(p string, ent *object.TreeEntry) (bool, error) {
+func (e *Edit) put(p string, ent *object.TreeEntry) (bool, error) {
 	parts := strings.Split(p, "/")
 	for _, d := range parts[:len(parts)-1] {
 		s, err := e.sub(d, ent != nil)
@@ -113,9 +113,9 @@ func (e *treeEdit) put(p string, ent *object.TreeEntry) (bool, error) {
 	return true, nil
 }
 
-// replaceDir makes folder dir hold exactly one file, name with the stored blob h, and reports whether that
+// ReplaceDir makes folder dir hold exactly one file, name with the stored blob h, and reports whether that
 // changed the tree.
-func (e *treeEdit) replaceDir(s storer.EncodedObjectStorer, dir, name string, h plumbing.Hash) (bool, error) {
+func (e *Edit) ReplaceDir(s storer.EncodedObjectStorer, dir, name string, h plumbing.Hash) (bool, error) {
 	obj := s.NewEncodedObject()
 	if err := (&object.Tree{Entries: []object.TreeEntry{{Name: name, Mode: filemode.Regular, Hash: h}}}).Encode(obj); err != nil {
 		return false, fmt.Errorf("encoding tree %q: %w", dir, err)
@@ -128,12 +128,12 @@ func (e *treeEdit) replaceDir(s storer.EncodedObjectStorer, dir, name string, h 
 	return err == nil, err
 }
 
-// removeDir removes dir and everything under it, and reports whether anything was there.
-func (e *treeEdit) removeDir(dir string) (bool, error) { return e.put(dir, nil) }
+// RemoveDir removes dir and everything under it, and reports whether anything was there.
+func (e *Edit) RemoveDir(dir string) (bool, error) { return e.put(dir, nil) }
 
-// write stores the changed folders and returns the hash of the edited tree; empty is true when the folder
+// Write stores the changed folders and returns the hash of the edited tree; empty is true when the folder
 // is left with no entry (a parent then drops it).
-func (e *treeEdit) write(s storer.EncodedObjectStorer, prefix string) (h plumbing.Hash, empty bool, err error) {
+func (e *Edit) Write(s storer.EncodedObjectStorer, prefix string) (h plumbing.Hash, empty bool, err error) {
 	var entries []object.TreeEntry
 	if e.base != nil {
 		entries = make([]object.TreeEntry, 0, len(e.base.entries)+len(e.set))
@@ -150,7 +150,7 @@ func (e *treeEdit) write(s storer.EncodedObjectStorer, prefix string) (h plumbin
 		}
 	}
 	for name, sub := range e.subs {
-		sh, subEmpty, err := sub.write(s, prefix+name+"/")
+		sh, subEmpty, err := sub.Write(s, prefix+name+"/")
 		if err != nil {
 			return plumbing.ZeroHash, false, err
 		}

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package tree
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ import (
 )
 
 // storeBlob stores content as a blob unless the store has it already.
-func storeBlob(s storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {
+func StoreBlob(s storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {
 	obj := s.NewEncodedObject()
 	obj.SetType(plumbing.BlobObject)
 	w, err := obj.Writer()

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package tree
 
 import (
 	"fmt"
@@ -63,30 +63,33 @@ func (n *treeNode) find(name string) (object.TreeEntry, bool) {
 	return object.TreeEntry{}, false
 }
 
-// treeMemo keeps the trees one Sync decoded for the next Sync of the same cache: the folders no commit
+// Memo keeps the trees one Sync decoded for the next Sync of the same cache: the folders no commit
 // changed since (every unchanged site's) have the same hashes, so the next Sync finds them here instead of
 // reading and decoding them again. Only what the last Sync used is kept, so it never grows beyond one Sync's
 // working set.
-type treeMemo struct {
+type Memo struct {
 	prev, next       map[plumbing.Hash]*treeNode
 	prevSize, nxSize map[plumbing.Hash]int64
 	decoded          int // trees read from the store (not found in the memo)
 }
 
-// follow makes m start with what old (the memo of the last Sync of the same cache, may be nil) read.
-func (m *treeMemo) follow(old *treeMemo) {
+// Decoded is how many trees m read from a store (not found in what it started with).
+func (m *Memo) Decoded() int { return m.decoded }
+
+// Follow makes m start with what old (the memo of the last Sync of the same cache, may be nil) read.
+func (m *Memo) Follow(old *Memo) {
 	if old != nil {
 		m.prev, m.prevSize = old.next, old.nxSize
 	}
 }
 
 // newTreeMemo is a memo that no later Sync reuses.
-func newTreeMemo() *treeMemo {
-	return &treeMemo{next: map[plumbing.Hash]*treeNode{}, nxSize: map[plumbing.Hash]int64{}}
+func NewMemo() *Memo {
+	return &Memo{next: map[plumbing.Hash]*treeNode{}, nxSize: map[plumbing.Hash]int64{}}
 }
 
 // tree is the decoded tree h of s.
-func (m *treeMemo) tree(s storer.EncodedObjectStorer, h plumbing.Hash) (*treeNode, error) {
+func (m *Memo) tree(s storer.EncodedObjectStorer, h plumbing.Hash) (*treeNode, error) {
 	if n, ok := m.next[h]; ok {
 		return n, nil
 	}
@@ -105,7 +108,7 @@ func (m *treeMemo) tree(s storer.EncodedObjectStorer, h plumbing.Hash) (*treeNod
 }
 
 // size is the size of blob h of s.
-func (m *treeMemo) size(s storer.EncodedObjectStorer, h plumbing.Hash) (int64, error) {
+func (m *Memo) size(s storer.EncodedObjectStorer, h plumbing.Hash) (int64, error) {
 	if n, ok := m.nxSize[h]; ok {
 		return n, nil
 	}

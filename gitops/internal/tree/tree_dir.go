@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package tree
 
 import (
 	"errors"
@@ -25,15 +25,15 @@ import (
 	"sort"
 )
 
-// dirTree is a fileTree over a folder on disk (a working copy, for the CLI). It never follows a symlink by
+// Disk is a FS over a folder on disk (a working copy, for the CLI). It never follows a symlink by
 // itself: resolve walks them one component at a time and refuses those leaving the root.
-type dirTree struct {
+type Disk struct {
 	root string
-	// onOpen, when set (tests), sees every absolute path the tree stats or reads.
-	onOpen func(abs string)
+	// OnOpen, when set (tests), sees every absolute path the tree stats or reads.
+	OnOpen func(abs string)
 }
 
-func newDirTree(root string) (*dirTree, error) {
+func NewDisk(root string) (*Disk, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("resolving %s: %w", root, err)
@@ -42,49 +42,52 @@ func newDirTree(root string) (*dirTree, error) {
 	if realPath, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = realPath
 	}
-	return &dirTree{root: abs}, nil
+	return &Disk{root: abs}, nil
 }
 
-func (d *dirTree) abs(p string) (string, error) {
-	if escapesRoot(cleanRel(p)) || filepath.IsAbs(p) {
+// Root is the folder on disk the tree is rooted at, with symlinks resolved.
+func (d *Disk) Root() string { return d.root }
+
+func (d *Disk) abs(p string) (string, error) {
+	if EscapesRoot(CleanRel(p)) || filepath.IsAbs(p) {
 		return "", fmt.Errorf("path %q leaves the checkout", p)
 	}
 	a := filepath.Join(d.root, filepath.FromSlash(p))
-	if d.onOpen != nil {
-		d.onOpen(a)
+	if d.OnOpen != nil {
+		d.OnOpen(a)
 	}
 	return a, nil
 }
 
-func (d *dirTree) lstat(p string) (entry, error) {
+func (d *Disk) Lstat(p string) (Entry, error) {
 	a, err := d.abs(p)
 	if err != nil {
-		return entry{}, err
+		return Entry{}, err
 	}
 	fi, err := os.Lstat(a)
 	if errors.Is(err, fs.ErrNotExist) {
-		return entry{kind: kindMissing}, nil
+		return Entry{Kind: Missing}, nil
 	}
 	if err != nil {
-		return entry{}, fmt.Errorf("looking up %q: %w", p, err)
+		return Entry{}, fmt.Errorf("looking up %q: %w", p, err)
 	}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		target, err := os.Readlink(a)
 		if err != nil {
-			return entry{}, fmt.Errorf("reading symlink %q: %w", p, err)
+			return Entry{}, fmt.Errorf("reading symlink %q: %w", p, err)
 		}
-		return entry{kind: kindSymlink, target: filepath.ToSlash(target)}, nil
+		return Entry{Kind: Symlink, Target: filepath.ToSlash(target)}, nil
 	case fi.IsDir():
-		return entry{kind: kindDir}, nil
+		return Entry{Kind: Dir}, nil
 	case fi.Mode().IsRegular():
-		return entry{kind: kindFile, size: fi.Size()}, nil
+		return Entry{Kind: File, Size: fi.Size()}, nil
 	default:
-		return entry{kind: kindOther}, nil
+		return Entry{Kind: Other}, nil
 	}
 }
 
-func (d *dirTree) readFile(p string) ([]byte, error) {
+func (d *Disk) ReadFile(p string) ([]byte, error) {
 	a, err := d.abs(p)
 	if err != nil {
 		return nil, err
@@ -96,7 +99,7 @@ func (d *dirTree) readFile(p string) ([]byte, error) {
 	return b, nil
 }
 
-func (d *dirTree) readDir(p string) ([]string, error) {
+func (d *Disk) ReadDir(p string) ([]string, error) {
 	a, err := d.abs(p)
 	if err != nil {
 		return nil, err

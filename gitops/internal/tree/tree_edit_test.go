@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package tree
 
 import (
 	"maps"
@@ -63,73 +63,76 @@ func gitWriteTree(t *testing.T, files map[string]string) string {
 // TestTreeEditGivesTheTreeGitWrites edits a tree folder by folder, as publish does, and checks each result
 // against the tree `git write-tree` writes for the same files: entry order (a folder sorts as if its name
 // ended in "/"), unchanged folders kept, emptied folders dropped, and whether each edit changed anything.
+// manifestFile is the file a site folder holds on the rendered branch.
+const manifestFile = "manifests.yaml"
+
 func TestTreeEditGivesTheTreeGitWrites(t *testing.T) {
 	g := NewWithT(t)
 	s := memory.NewStorage()
 	blob := func(c string) plumbing.Hash {
-		h, err := storeBlob(s, []byte(c))
+		h, err := StoreBlob(s, []byte(c))
 		g.Expect(err).NotTo(HaveOccurred())
 		return h
 	}
 	files := map[string]string{
-		"a/" + ManifestFile: "a", "a-b/" + ManifestFile: "ab", "a.b/" + ManifestFile: "a.b", "a0": "file",
-		"ab/" + ManifestFile: "ab2", "clusters/eu/one/" + ManifestFile: "one", "clusters/eu/two/" + ManifestFile: "two",
-		"clusters/us/" + ManifestFile: "us", "README.md": "readme",
+		"a/" + manifestFile: "a", "a-b/" + manifestFile: "ab", "a.b/" + manifestFile: "a.b", "a0": "file",
+		"ab/" + manifestFile: "ab2", "clusters/eu/one/" + manifestFile: "one", "clusters/eu/two/" + manifestFile: "two",
+		"clusters/us/" + manifestFile: "us", "README.md": "readme",
 	}
 	// Build the first tree from nothing.
-	edit := editTree(nil)
+	edit := NewEdit(nil)
 	for _, p := range slices.Sorted(maps.Keys(files)) {
 		changed, err := edit.put(p, &object.TreeEntry{Mode: filemode.Regular, Hash: blob(files[p])})
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(changed).To(BeTrue(), p)
 	}
-	root, _, err := edit.write(s, "")
+	root, _, err := edit.Write(s, "")
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(root.String()).To(Equal(gitWriteTree(t, files)))
 
 	steps := []struct {
 		name    string
-		apply   func(e *treeEdit) (bool, error)
+		apply   func(e *Edit) (bool, error)
 		files   func()
 		changed bool
 	}{
-		{"same manifest again", func(e *treeEdit) (bool, error) {
-			return e.replaceDir(s, "clusters/eu/one", ManifestFile, blob("one"))
+		{"same manifest again", func(e *Edit) (bool, error) {
+			return e.ReplaceDir(s, "clusters/eu/one", manifestFile, blob("one"))
 		}, func() {}, false},
-		{"new manifest", func(e *treeEdit) (bool, error) {
-			return e.replaceDir(s, "clusters/eu/one", ManifestFile, blob("one v2"))
-		}, func() { files["clusters/eu/one/"+ManifestFile] = "one v2" }, true},
-		{"new site in a new folder", func(e *treeEdit) (bool, error) {
-			return e.replaceDir(s, "clusters/ap/three", ManifestFile, blob("three"))
-		}, func() { files["clusters/ap/three/"+ManifestFile] = "three" }, true},
-		{"a file where a site folder goes", func(e *treeEdit) (bool, error) {
-			return e.replaceDir(s, "a0", ManifestFile, blob("a0"))
-		}, func() { delete(files, "a0"); files["a0/"+ManifestFile] = "a0" }, true},
-		{"last site of a folder removed", func(e *treeEdit) (bool, error) {
-			return e.removeDir("clusters/us")
-		}, func() { delete(files, "clusters/us/"+ManifestFile) }, true},
-		{"every site under eu removed", func(e *treeEdit) (bool, error) {
-			one, err := e.removeDir("clusters/eu/one")
+		{"new manifest", func(e *Edit) (bool, error) {
+			return e.ReplaceDir(s, "clusters/eu/one", manifestFile, blob("one v2"))
+		}, func() { files["clusters/eu/one/"+manifestFile] = "one v2" }, true},
+		{"new site in a new folder", func(e *Edit) (bool, error) {
+			return e.ReplaceDir(s, "clusters/ap/three", manifestFile, blob("three"))
+		}, func() { files["clusters/ap/three/"+manifestFile] = "three" }, true},
+		{"a file where a site folder goes", func(e *Edit) (bool, error) {
+			return e.ReplaceDir(s, "a0", manifestFile, blob("a0"))
+		}, func() { delete(files, "a0"); files["a0/"+manifestFile] = "a0" }, true},
+		{"last site of a folder removed", func(e *Edit) (bool, error) {
+			return e.RemoveDir("clusters/us")
+		}, func() { delete(files, "clusters/us/"+manifestFile) }, true},
+		{"every site under eu removed", func(e *Edit) (bool, error) {
+			one, err := e.RemoveDir("clusters/eu/one")
 			if err != nil {
 				return false, err
 			}
-			two, err := e.removeDir("clusters/eu/two")
+			two, err := e.RemoveDir("clusters/eu/two")
 			return one && two, err
 		}, func() {
-			delete(files, "clusters/eu/one/"+ManifestFile)
-			delete(files, "clusters/eu/two/"+ManifestFile)
+			delete(files, "clusters/eu/one/"+manifestFile)
+			delete(files, "clusters/eu/two/"+manifestFile)
 		}, true},
-		{"missing folder removed", func(e *treeEdit) (bool, error) { return e.removeDir("nowhere/site") }, func() {}, false},
+		{"missing folder removed", func(e *Edit) (bool, error) { return e.RemoveDir("nowhere/site") }, func() {}, false},
 	}
 	for _, step := range steps {
 		tree, err := object.GetTree(s, root)
 		g.Expect(err).NotTo(HaveOccurred())
-		e := editTree(newGitTree(s, tree))
+		e := NewEdit(NewGit(s, tree))
 		changed, err := step.apply(e)
 		g.Expect(err).NotTo(HaveOccurred(), step.name)
 		g.Expect(changed).To(Equal(step.changed), step.name)
 		step.files()
-		root, _, err = e.write(s, "")
+		root, _, err = e.Write(s, "")
 		g.Expect(err).NotTo(HaveOccurred(), step.name)
 		g.Expect(root.String()).To(Equal(gitWriteTree(t, files)), step.name)
 	}

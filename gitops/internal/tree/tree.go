@@ -14,7 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+// Package tree reads a checkout without ever leaving it: a read-only FS over a Git commit's tree or a folder
+// on disk, symlinks resolved inside the root only, the decoded Git trees a Syncer remembers between Syncs,
+// and the edits that write a new tree folder by folder.
+package tree
 
 import (
 	"fmt"
@@ -22,47 +25,47 @@ import (
 	"strings"
 )
 
-// entryKind is what a path in a fileTree is.
-type entryKind int
+// Kind is what a path in a FS is.
+type Kind int
 
 const (
-	kindMissing entryKind = iota
-	kindFile
-	kindDir
-	kindSymlink
-	kindOther // submodule, device, socket…: never read
+	Missing Kind = iota
+	File
+	Dir
+	Symlink
+	Other // submodule, device, socket…: never read
 )
 
-// entry describes one path of a fileTree without following it.
-type entry struct {
-	kind   entryKind
-	size   int64
-	target string // symlink target, as stored
+// entry describes one path of a FS without following it.
+type Entry struct {
+	Kind   Kind
+	Size   int64
+	Target string // symlink target, as stored
 }
 
-// fileTree is a read-only view of a checkout: a Git commit's tree or a folder on disk. Paths are clean,
+// FS is a read-only view of a checkout: a Git commit's tree or a folder on disk. Paths are clean,
 // slash-separated and relative to the root ("" is the root); implementations never follow symlinks themselves,
 // resolve does, so nothing outside the root is ever read.
-type fileTree interface {
-	// lstat describes p; a missing path is kindMissing with a nil error. Every folder on the way to p must be
+type FS interface {
+	// lstat describes p; a missing path is Missing with a nil error. Every folder on the way to p must be
 	// a real folder (callers pass resolved prefixes).
-	lstat(p string) (entry, error)
+	Lstat(p string) (Entry, error)
 	// readFile returns the bytes of the regular file p.
-	readFile(p string) ([]byte, error)
+	ReadFile(p string) ([]byte, error)
 	// readDir lists the names in folder p, sorted.
-	readDir(p string) ([]string, error)
+	ReadDir(p string) ([]string, error)
 }
 
 // maxSymlinkHops bounds symlink resolution (loops).
 const maxSymlinkHops = 40
 
 // escapesRoot reports whether a clean relative path leaves the root.
-func escapesRoot(p string) bool {
+func EscapesRoot(p string) bool {
 	return p == ".." || strings.HasPrefix(p, "../")
 }
 
 // cleanRel cleans a slash path relative to the root; "." becomes "".
-func cleanRel(p string) string {
+func CleanRel(p string) string {
 	p = path.Clean(p)
 	if p == "." {
 		return ""
@@ -72,47 +75,47 @@ func cleanRel(p string) string {
 
 // resolve follows the symlinks of p (a clean relative path) inside the tree and returns the real path and its
 // entry. A symlink that is absolute or points outside the root, or too many hops, is an error; a missing path
-// is kindMissing (with the real path as far as it exists).
-func resolve(t fileTree, p string) (string, entry, error) {
-	p = cleanRel(p)
-	if escapesRoot(p) {
-		return "", entry{}, fmt.Errorf("path %q leaves the checkout", p)
+// is Missing (with the real path as far as it exists).
+func Resolve(t FS, p string) (string, Entry, error) {
+	p = CleanRel(p)
+	if EscapesRoot(p) {
+		return "", Entry{}, fmt.Errorf("path %q leaves the checkout", p)
 	}
 	if p == "" {
-		return "", entry{kind: kindDir}, nil
+		return "", Entry{Kind: Dir}, nil
 	}
 	parts := strings.Split(p, "/")
 	cur, hops := "", 0
 	for i := 0; i < len(parts); i++ {
 		next := path.Join(cur, parts[i])
-		e, err := t.lstat(next)
+		e, err := t.Lstat(next)
 		if err != nil {
-			return "", entry{}, err
+			return "", Entry{}, err
 		}
-		switch e.kind {
-		case kindSymlink:
+		switch e.Kind {
+		case Symlink:
 			hops++
 			if hops > maxSymlinkHops {
-				return "", entry{}, fmt.Errorf("path %q: too many levels of symbolic links", p)
+				return "", Entry{}, fmt.Errorf("path %q: too many levels of symbolic links", p)
 			}
-			if path.IsAbs(e.target) || strings.HasPrefix(e.target, "\\") {
-				return "", entry{}, fmt.Errorf("symlink %q points to absolute path %q outside the checkout", next, e.target)
+			if path.IsAbs(e.Target) || strings.HasPrefix(e.Target, "\\") {
+				return "", Entry{}, fmt.Errorf("symlink %q points to absolute path %q outside the checkout", next, e.Target)
 			}
-			joined := cleanRel(path.Join(cur, e.target))
-			if escapesRoot(joined) {
-				return "", entry{}, fmt.Errorf("symlink %q points to %q outside the checkout", next, e.target)
+			joined := CleanRel(path.Join(cur, e.Target))
+			if EscapesRoot(joined) {
+				return "", Entry{}, fmt.Errorf("symlink %q points to %q outside the checkout", next, e.Target)
 			}
 			rest := parts[i+1:]
 			parts = append(splitNonEmpty(joined), rest...)
 			cur, i = "", -1
 			if len(parts) == 0 {
-				return "", entry{kind: kindDir}, nil
+				return "", Entry{Kind: Dir}, nil
 			}
-		case kindMissing:
+		case Missing:
 			return path.Join(append([]string{next}, parts[i+1:]...)...), e, nil
 		default:
-			if i < len(parts)-1 && e.kind != kindDir {
-				return "", entry{}, fmt.Errorf("path %q: %q is not a folder", p, next)
+			if i < len(parts)-1 && e.Kind != Dir {
+				return "", Entry{}, fmt.Errorf("path %q: %q is not a folder", p, next)
 			}
 			cur = next
 			if i == len(parts)-1 {
@@ -120,7 +123,7 @@ func resolve(t fileTree, p string) (string, entry, error) {
 			}
 		}
 	}
-	return cur, entry{kind: kindDir}, nil
+	return cur, Entry{Kind: Dir}, nil
 }
 
 func splitNonEmpty(p string) []string {
@@ -133,22 +136,22 @@ func splitNonEmpty(p string) []string {
 // cachedTree memoizes lstat of another tree for one pass (a guard walk, an AffectedSites call): the walk
 // resolves the same folders many times.
 type cachedTree struct {
-	fileTree
-	stats map[string]entry
+	FS
+	stats map[string]Entry
 }
 
-func newCachedTree(t fileTree) fileTree {
+func Cached(t FS) FS {
 	if _, ok := t.(*cachedTree); ok {
 		return t
 	}
-	return &cachedTree{fileTree: t, stats: map[string]entry{}}
+	return &cachedTree{FS: t, stats: map[string]Entry{}}
 }
 
-func (c *cachedTree) lstat(p string) (entry, error) {
+func (c *cachedTree) Lstat(p string) (Entry, error) {
 	if e, ok := c.stats[p]; ok {
 		return e, nil
 	}
-	e, err := c.fileTree.lstat(p)
+	e, err := c.FS.Lstat(p)
 	if err == nil {
 		c.stats[p] = e
 	}
