@@ -29,6 +29,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
+
+	"github.com/siteops/siteops/gitops/internal/permanent"
 )
 
 // scpLikeURL matches user@host:path, the SSH shorthand.
@@ -38,29 +40,29 @@ var scpLikeURL = regexp.MustCompile(`^([A-Za-z0-9._-]+)@([A-Za-z0-9.-]+):([^/].*
 // Credentials inside the URL are refused (they belong in a Secret). Errors are permanent.
 func ValidateURL(raw string) error {
 	if raw == "" {
-		return permanent(fmt.Errorf("git URL is empty"))
+		return permanent.Error(fmt.Errorf("git URL is empty"))
 	}
 	if scpLikeURL.MatchString(raw) && !strings.Contains(raw, "://") {
 		return nil
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return permanent(fmt.Errorf("invalid git URL: %w", redactURLError(err)))
+		return permanent.Error(fmt.Errorf("invalid git URL: %w", redactURLError(err)))
 	}
 	switch u.Scheme {
 	case "https", "http", "ssh":
 		if u.Host == "" {
-			return permanent(fmt.Errorf("git URL %q has no host", u.Redacted()))
+			return permanent.Error(fmt.Errorf("git URL %q has no host", u.Redacted()))
 		}
 	case "file":
 		if u.Path == "" {
-			return permanent(fmt.Errorf("git URL %q has no path", u.Redacted()))
+			return permanent.Error(fmt.Errorf("git URL %q has no path", u.Redacted()))
 		}
 	default:
-		return permanent(fmt.Errorf("unsupported git URL scheme %q: use https, http, ssh or file", u.Scheme))
+		return permanent.Error(fmt.Errorf("unsupported git URL scheme %q: use https, http, ssh or file", u.Scheme))
 	}
 	if _, hasPassword := u.User.Password(); hasPassword {
-		return permanent(fmt.Errorf("git URL %q carries a password: put credentials in a Secret", u.Redacted()))
+		return permanent.Error(fmt.Errorf("git URL %q carries a password: put credentials in a Secret", u.Redacted()))
 	}
 	return nil
 }
@@ -91,17 +93,17 @@ func authMethod(rawURL string, a *Auth, workDir string) (transport.AuthMethod, e
 	}
 	if ssh, user := isSSHURL(rawURL); ssh {
 		if len(a.SSHPrivateKey) == 0 {
-			return nil, permanent(fmt.Errorf("SSH URL needs an SSH private key"))
+			return nil, permanent.Error(fmt.Errorf("SSH URL needs an SSH private key"))
 		}
 		if len(a.SSHKnownHosts) == 0 {
-			return nil, permanent(fmt.Errorf("an SSH private key needs known hosts (host key checking is mandatory)"))
+			return nil, permanent.Error(fmt.Errorf("an SSH private key needs known hosts (host key checking is mandatory)"))
 		}
 		if user == "" {
 			user = "git"
 		}
 		keys, err := gitssh.NewPublicKeys(user, a.SSHPrivateKey, "")
 		if err != nil {
-			return nil, permanent(fmt.Errorf("parsing the SSH private key: %w", err))
+			return nil, permanent.Error(fmt.Errorf("parsing the SSH private key: %w", err))
 		}
 		sum := sha256.Sum256(a.SSHKnownHosts)
 		khFile := filepath.Join(workDir, "known_hosts-"+hex.EncodeToString(sum[:8]))
@@ -113,7 +115,7 @@ func authMethod(rawURL string, a *Auth, workDir string) (transport.AuthMethod, e
 		}
 		cb, err := gitssh.NewKnownHostsCallback(khFile)
 		if err != nil {
-			return nil, permanent(fmt.Errorf("parsing known hosts: %w", err))
+			return nil, permanent.Error(fmt.Errorf("parsing known hosts: %w", err))
 		}
 		keys.HostKeyCallback = cb
 		return keys, nil

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/internal/tree/treetest"
 )
@@ -82,7 +83,7 @@ func BenchmarkRenderSite(b *testing.B) {
 	m, _ := benchRepo()
 	tree := onDisk(b, m)
 	for b.Loop() {
-		in, err := guardSite(tree, "overlays/site042", true)
+		in, err := guard.Site(tree, "overlays/site042")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -97,7 +98,7 @@ func BenchmarkAffectedSites(b *testing.B) {
 	tree := onDisk(b, m)
 	changed := []string{"bases/g3/g3-r7.yaml", "overlays/site050/site-values.yaml"}
 	for b.Loop() {
-		got, err := affectedSites(tree, "overlays", sites, changed)
+		got, err := guard.AffectedSites(tree, "overlays", sites, changed)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -27,6 +27,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	kusttypes "sigs.k8s.io/kustomize/api/types"
 
+	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
@@ -129,7 +130,7 @@ func (c *Checkout) Rel(dir string) (string, error) {
 
 // Sites lists the sites under overlaysDir ("" = "overlays").
 func (c *Checkout) Sites(overlaysDir string) ([]string, error) {
-	return discoverSites(c.tree, orDefault(overlaysDir, DefaultOverlaysDir))
+	return guard.DiscoverSites(c.tree, orDefault(overlaysDir, DefaultOverlaysDir))
 }
 
 // ReadFile reads a file of the checkout (symlinks followed inside it); ok is false when it does not exist.
@@ -147,7 +148,7 @@ func (c *Checkout) ReadFile(p string) (content []byte, ok bool, err error) {
 
 // AffectedSites returns the sites whose inputs contain one of the changed paths.
 func (c *Checkout) AffectedSites(overlaysDir string, sites, changed []string) ([]string, error) {
-	return affectedSites(c.tree, orDefault(overlaysDir, DefaultOverlaysDir), sites, changed)
+	return guard.AffectedSites(c.tree, orDefault(overlaysDir, DefaultOverlaysDir), sites, changed)
 }
 
 // RenderedSite is the outcome of rendering one kustomization of a Checkout.
@@ -162,7 +163,7 @@ type RenderedSite struct {
 
 // RenderDir renders the kustomization in folder dir (relative to the root) with optional image overrides.
 func (c *Checkout) RenderDir(ctx context.Context, dir string, images []kusttypes.Image) RenderedSite {
-	run := &siteRun{name: displayDir(tree.CleanRel(dir)), dir: tree.CleanRel(dir)}
+	run := &siteRun{name: guard.DisplayDir(tree.CleanRel(dir)), dir: tree.CleanRel(dir)}
 	return c.render(ctx, []*siteRun{run}, 1, images, nil)[0]
 }
 
@@ -192,7 +193,7 @@ func (c *Checkout) render(ctx context.Context, runs []*siteRun, workers int, ima
 			progress(out[i])
 		}
 	}
-	b := builder{guard: func(dir string) (*siteInputs, error) { return guardSite(c.tree, dir, true) },
+	b := builder{guard: func(dir string) (*guard.Inputs, error) { return guard.Site(c.tree, dir) },
 		workers: workers, images: images}
 	_ = buildSites(ctx, runs, b, func() error {
 		for _, r := range runs {
@@ -212,9 +213,9 @@ func (c *Checkout) render(ctx context.Context, runs []*siteRun, workers int, ima
 func renderedSite(r *siteRun, yaml []byte) RenderedSite {
 	s := RenderedSite{Name: r.name, Dir: r.dir, YAML: yaml, Err: r.failed()}
 	if r.in != nil {
-		s.Warnings = sortedWarnings(r.in.warnings)
+		s.Warnings = sortedWarnings(r.in.Warnings)
 		if r.guardErr == nil {
-			s.InputDigest = r.in.digest
+			s.InputDigest = r.in.Digest
 		}
 	}
 	return s

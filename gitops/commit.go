@@ -26,6 +26,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/siteops/siteops/gitops/internal/permanent"
 	"github.com/siteops/siteops/internal/version"
 )
 
@@ -85,7 +86,7 @@ func parseAuthor(s string) (object.Signature, error) {
 	}
 	m := authorRE.FindStringSubmatch(s)
 	if m == nil || m[1] == "" {
-		return object.Signature{}, permanent(fmt.Errorf("commit author %q: want \"Name <email>\"", s))
+		return object.Signature{}, permanent.Error(fmt.Errorf("commit author %q: want \"Name <email>\"", s))
 	}
 	return object.Signature{Name: m[1], Email: m[2]}, nil
 }

@@ -16,7 +16,11 @@ limitations under the License.
 
 package gitops
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/siteops/siteops/gitops/guard"
+)
 
 // FailureReason says, in one word, why a site failed; metrics and conditions use it as it is.
 type FailureReason string
@@ -54,7 +58,7 @@ func failureReason(err error) FailureReason {
 	if errors.As(err, &f) {
 		return f.reason
 	}
-	var g *guardError
+	var g *guard.Refusal
 	if errors.As(err, &g) {
 		return FailureGuardRefused
 	}

@@ -21,6 +21,8 @@ import (
 
 	. "github.com/onsi/gomega"
 	kusttypes "sigs.k8s.io/kustomize/api/types"
+
+	"github.com/siteops/siteops/gitops/guard"
 )
 
 func TestValidateSiteName(t *testing.T) {
@@ -31,9 +33,9 @@ func TestValidateSiteName(t *testing.T) {
 	} {
 		g := NewWithT(t)
 		if ok {
-			g.Expect(ValidateSiteName(name)).To(Succeed(), name)
+			g.Expect(guard.ValidateSiteName(name)).To(Succeed(), name)
 		} else {
-			g.Expect(ValidateSiteName(name)).NotTo(Succeed(), name)
+			g.Expect(guard.ValidateSiteName(name)).NotTo(Succeed(), name)
 		}
 	}
 }

@@ -32,6 +32,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
+
+	"github.com/siteops/siteops/gitops/internal/permanent"
 )
 
 // push moves branch on the remote from old (zero: create it) to commit, never forcing. The update names old,
@@ -61,7 +63,7 @@ func (c *gitCache) push(ctx context.Context, branch string, old, commit plumbing
 		return err
 	}
 	if !caps.Supports(capability.ReportStatus) {
-		return permanent(errors.New("the Git server does not report the status of a push (report-status)"))
+		return permanent.Error(errors.New("the Git server does not report the status of a push (report-status)"))
 	}
 	req := packp.NewReferenceUpdateRequestFromCapabilities(caps)
 	req.Commands = []*packp.Command{{Name: name, Old: old, New: commit}}

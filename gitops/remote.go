@@ -32,6 +32,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/plumbing/transport/client"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+
+	"github.com/siteops/siteops/gitops/internal/permanent"
 )
 
 // remotes owns what a process keeps about the Git remotes it talks to: one HTTP(S) client for every cache,
@@ -51,7 +53,7 @@ func newRemotes() *remotes {
 func (c *gitCache) newTransport() (transport.Transport, *transport.Endpoint, error) {
 	ep, err := transport.NewEndpoint(c.url)
 	if err != nil {
-		return nil, nil, permanent(fmt.Errorf("parsing git URL: %w", redactURLError(err)))
+		return nil, nil, permanent.Error(fmt.Errorf("parsing git URL: %w", redactURLError(err)))
 	}
 	ep.CaBundle = c.ca
 	if ep.Protocol == "http" || ep.Protocol == "https" {
@@ -59,7 +61,7 @@ func (c *gitCache) newTransport() (transport.Transport, *transport.Endpoint, err
 	}
 	t, err := client.NewClient(ep)
 	if err != nil {
-		return nil, nil, permanent(fmt.Errorf("git transport: %w", err))
+		return nil, nil, permanent.Error(fmt.Errorf("git transport: %w", err))
 	}
 	return t, ep, nil
 }

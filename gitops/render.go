@@ -30,6 +30,8 @@ import (
 	kusttypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/openapi"
+
+	"github.com/siteops/siteops/gitops/guard"
 )
 
 // openAPIMu serializes builds that set kustomize's process-wide OpenAPI schema (`openapi:`) against all other
@@ -45,7 +47,7 @@ const imagesDir = ".siteops-images"
 // read nothing else, runs no plugin, function or Helm, and fetches nothing. Output is kustomize's YAML stream
 // (legacy sort order), deterministic for the same inputs.
 // onBuild, when set, is called as the build starts.
-func renderInputs(in *siteInputs, dir string, images []kusttypes.Image, onBuild func()) (out []byte, err error) {
+func renderInputs(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func()) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("kustomize panicked: %v", r)
@@ -53,10 +55,10 @@ func renderInputs(in *siteInputs, dir string, images []kusttypes.Image, onBuild 
 	}()
 	fs := filesys.MakeFsInMemory()
 	kust := map[string]bool{}
-	for _, k := range in.kustFiles {
+	for _, k := range in.KustFiles {
 		kust[k] = true
 	}
-	for p, b := range in.files {
+	for p, b := range in.Files {
 		if kust[p] {
 			b = compatKustomization(b)
 		}
@@ -78,7 +80,7 @@ func renderInputs(in *siteInputs, dir string, images []kusttypes.Image, onBuild 
 	opts.PluginConfig = kusttypes.DisabledPluginConfig()
 	opts.PluginConfig.HelmConfig.Enabled = false
 
-	if in.openAPI {
+	if in.OpenAPI {
 		openAPIMu.Lock()
 		defer func() { openapi.ResetOpenAPI(); openAPIMu.Unlock() }()
 	} else {
@@ -90,24 +92,24 @@ func renderInputs(in *siteInputs, dir string, images []kusttypes.Image, onBuild 
 	}
 	m, err := krusty.MakeKustomizer(opts).Run(fs, target)
 	if err != nil {
-		return nil, fmt.Errorf("kustomize build %s: %w", displayDir(dir), err)
+		return nil, fmt.Errorf("kustomize build %s: %w", guard.DisplayDir(dir), err)
 	}
 	if err := refusePlaintextSecrets(m); err != nil {
 		return nil, err
 	}
 	out, err = m.AsYaml()
 	if err != nil {
-		return nil, fmt.Errorf("serializing %s: %w", displayDir(dir), err)
+		return nil, fmt.Errorf("serializing %s: %w", guard.DisplayDir(dir), err)
 	}
 	return out, nil
 }
 
 // stageImages writes a kustomization that applies images over dir and returns its folder.
-func stageImages(fs filesys.FileSystem, in *siteInputs, dir string, images []kusttypes.Image) (string, error) {
+func stageImages(fs filesys.FileSystem, in *guard.Inputs, dir string, images []kusttypes.Image) (string, error) {
 	if dir == "" {
 		return "", fmt.Errorf("image overrides need a kustomization below the checkout root")
 	}
-	if _, clash := in.files[imagesDir+"/kustomization.yaml"]; clash {
+	if _, clash := in.Files[imagesDir+"/kustomization.yaml"]; clash {
 		return "", fmt.Errorf("the checkout already has %s", imagesDir)
 	}
 	var b strings.Builder
@@ -181,7 +183,7 @@ func refusePlaintextSecrets(m resmap.ResMap) error {
 type renderJob struct {
 	name    string
 	dir     string
-	in      *siteInputs
+	in      *guard.Inputs
 	invalid error // set when the job must not run (bad site name)
 }
 

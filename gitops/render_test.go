@@ -25,6 +25,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
+	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree/treetest"
 )
 
@@ -50,7 +51,7 @@ func renderTree(t *testing.T, files map[string]string, dirs ...string) []renderR
 	tree := &treetest.Map{Files: files}
 	jobs := make([]renderJob, len(dirs))
 	for i, d := range dirs {
-		in, err := guardSite(tree, d, true)
+		in, err := guard.Site(tree, d)
 		if err != nil {
 			t.Fatalf("guard %s: %v", d, err)
 		}
@@ -88,9 +89,9 @@ func TestRenderReportsDeprecatedFieldsWithoutPrintingThem(t *testing.T) {
 	g.Expect(string(results[1].yaml)).NotTo(ContainSubstring("kind: Service"), "the $patch: delete still applies")
 	g.Expect(string(results[1].yaml)).To(ContainSubstring("name: del-web"), "after the PrefixSuffixTransformer")
 
-	in, err := guardSite(&treetest.Map{Files: files}, "overlays/prod", true)
+	in, err := guard.Site(&treetest.Map{Files: files}, "overlays/prod")
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(in.warnings).To(ConsistOf(
+	g.Expect(in.Warnings).To(ConsistOf(
 		`overlays/prod/kustomization.yaml: "bases" is deprecated, use "resources" instead`,
 		`overlays/prod/kustomization.yaml: "patchesStrategicMerge" is deprecated, use "patches" instead`,
 	))

@@ -25,6 +25,8 @@ import (
 	"github.com/ProtonMail/go-crypto/openpgp"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/siteops/siteops/gitops/internal/permanent"
 )
 
 // SigningKey is an OpenPGP private key, unlocked, that signs every commit siteops pushes. Build it with
@@ -52,29 +54,29 @@ func ParseSigningKey(armored, passphrase []byte) (*SigningKey, error) {
 	list, err := openpgp.ReadArmoredKeyRing(bytes.NewReader(armored))
 	if err != nil {
 		// The parser's message may quote bytes of the key: it is left out.
-		return nil, permanent(errors.New("reading the OpenPGP signing key: not an ASCII-armored OpenPGP key"))
+		return nil, permanent.Error(errors.New("reading the OpenPGP signing key: not an ASCII-armored OpenPGP key"))
 	}
 	if len(list) == 0 {
-		return nil, permanent(errors.New("reading the OpenPGP signing key: the armored block holds no key"))
+		return nil, permanent.Error(errors.New("reading the OpenPGP signing key: the armored block holds no key"))
 	}
 	e := list[0]
 	if e.PrivateKey == nil {
-		return nil, permanent(fmt.Errorf("OpenPGP key %s is a public key: the signing key must be a private key",
+		return nil, permanent.Error(fmt.Errorf("OpenPGP key %s is a public key: the signing key must be a private key",
 			e.PrimaryKey.KeyIdString()))
 	}
 	if encrypted(e) {
 		if len(passphrase) == 0 {
-			return nil, permanent(fmt.Errorf("OpenPGP key %s is protected by a passphrase and none was given",
+			return nil, permanent.Error(fmt.Errorf("OpenPGP key %s is protected by a passphrase and none was given",
 				e.PrimaryKey.KeyIdString()))
 		}
 		if err := e.DecryptPrivateKeys(passphrase); err != nil {
-			return nil, permanent(fmt.Errorf("OpenPGP key %s: the passphrase does not unlock it",
+			return nil, permanent.Error(fmt.Errorf("OpenPGP key %s: the passphrase does not unlock it",
 				e.PrimaryKey.KeyIdString()))
 		}
 	}
 	key, ok := e.SigningKey(time.Now())
 	if !ok || key.PrivateKey == nil {
-		return nil, permanent(fmt.Errorf("OpenPGP key %s has no valid key for signing (expired, revoked or encryption-only)",
+		return nil, permanent.Error(fmt.Errorf("OpenPGP key %s has no valid key for signing (expired, revoked or encryption-only)",
 			e.PrimaryKey.KeyIdString()))
 	}
 	return &SigningKey{entity: e}, nil

@@ -26,6 +26,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	kusttypes "sigs.k8s.io/kustomize/api/types"
 
+	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
@@ -36,7 +37,7 @@ type siteRun struct {
 	// invalid is set when the name cannot name a site: the site is neither guarded nor rendered.
 	invalid error
 	// in is what the guard passed; with guardErr, what the walk reached before it refused (may be nil).
-	in       *siteInputs
+	in       *guard.Inputs
 	guardErr error // the guard's refusal, or a failure to read the checkout
 	// skip marks a guarded site whose output is not built again (a Sync finds it published already).
 	skip      bool
@@ -66,7 +67,7 @@ func siteRuns(overlaysDir string, sites []string) []*siteRun {
 	runs := make([]*siteRun, len(sites))
 	for i, s := range sites {
 		runs[i] = &siteRun{name: s}
-		if err := ValidateSiteName(s); err != nil {
+		if err := guard.ValidateSiteName(s); err != nil {
 			runs[i].invalid = err
 			continue
 		}
@@ -77,7 +78,7 @@ func siteRuns(overlaysDir string, sites []string) []*siteRun {
 
 // builder is how buildSites guards and renders.
 type builder struct {
-	guard    func(dir string) (*siteInputs, error) // guardSite with contents, or a Syncer's memo of it
+	guard    func(dir string) (*guard.Inputs, error) // guardSite with contents, or a Syncer's memo of it
 	workers  int
 	images   []kusttypes.Image
 	onRender func(site string) // called as each build starts; may be nil

@@ -25,6 +25,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
@@ -39,7 +40,7 @@ type sitePlan struct {
 func newSitePlan(t tree.FS, o SyncOptions) (*sitePlan, error) {
 	names := o.Sites
 	if len(names) == 0 {
-		found, err := discoverSites(t, o.OverlaysDir)
+		found, err := guard.DiscoverSites(t, o.OverlaysDir)
 		if err != nil {
 			return nil, err
 		}
@@ -70,17 +71,17 @@ func (p *sitePlan) guarded(o SyncOptions) error {
 		}
 		valid = append(valid, r.name)
 		if r.guardErr != nil {
-			var g *guardError
+			var g *guard.Refusal
 			if !errors.As(r.guardErr, &g) {
 				return fmt.Errorf("reading site %s: %w", r.name, r.guardErr)
 			}
 			s.Reason, s.Message = FailureGuardRefused, o.redactMsg(r.guardErr.Error())
 			if r.in != nil {
-				s.Warnings = sortedWarnings(r.in.warnings)
+				s.Warnings = sortedWarnings(r.in.Warnings)
 			}
 			continue
 		}
-		s.InputDigest, s.Warnings = r.in.digest, sortedWarnings(r.in.warnings)
+		s.InputDigest, s.Warnings = r.in.Digest, sortedWarnings(r.in.Warnings)
 	}
 	paths, err := sitePaths(o.Target.PathTemplate, valid)
 	if err != nil {
@@ -100,7 +101,7 @@ func (p *sitePlan) decide(st targetState, previous map[string]SiteState) {
 			continue
 		}
 		prev, ok := previous[r.name]
-		if ok && prev.Ready && prev.InputDigest == r.in.digest && st.files != nil {
+		if ok && prev.Ready && prev.InputDigest == r.in.Digest && st.files != nil {
 			if mode, _, err := st.files.Entry(r.path + "/" + ManifestFile); err == nil && mode.IsFile() {
 				r.skip, r.state.Ready = true, true
 			}

@@ -28,6 +28,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/transport"
+
+	"github.com/siteops/siteops/gitops/internal/permanent"
 )
 
 var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
@@ -137,7 +139,7 @@ func (c *gitCache) fetchSHA(ctx context.Context, h plumbing.Hash) (*object.Commi
 	}
 	commit, err := c.repo.CommitObject(h)
 	if err != nil {
-		return nil, permanent(fmt.Errorf("commit %s not found on any branch or tag of the source", h))
+		return nil, permanent.Error(fmt.Errorf("commit %s not found on any branch or tag of the source", h))
 	}
 	return commit, nil
 }
@@ -154,7 +156,7 @@ func pickRef(refs remoteRefs, ref string) (plumbing.ReferenceName, error) {
 				return plumbing.NewBranchReferenceName(b), nil
 			}
 		}
-		return "", permanent(fmt.Errorf("the source has no default branch"))
+		return "", permanent.Error(fmt.Errorf("the source has no default branch"))
 	}
 	for _, name := range []plumbing.ReferenceName{
 		plumbing.NewBranchReferenceName(ref), plumbing.NewTagReferenceName(ref), plumbing.ReferenceName(ref),
@@ -163,7 +165,7 @@ func pickRef(refs remoteRefs, ref string) (plumbing.ReferenceName, error) {
 			return name, nil
 		}
 	}
-	return "", permanent(fmt.Errorf("ref %q not found in the source (no such branch or tag)", ref))
+	return "", permanent.Error(fmt.Errorf("ref %q not found in the source (no such branch or tag)", ref))
 }
 
 // peelCommit returns the commit h names, following annotated tags.
@@ -191,14 +193,14 @@ func classifyTransport(err error) error {
 		transport.ErrInvalidAuthMethod,
 	} {
 		if errors.Is(err, p) {
-			return permanent(err)
+			return permanent.Error(err)
 		}
 	}
 	// SSH: a host key that does not match known hosts, or a key the server refuses.
 	msg := err.Error()
 	for _, s := range []string{"knownhosts: key mismatch", "knownhosts: key is unknown", "unable to authenticate"} {
 		if strings.Contains(msg, s) {
-			return permanent(err)
+			return permanent.Error(err)
 		}
 	}
 	return err

@@ -26,6 +26,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-logr/logr"
 
+	"github.com/siteops/siteops/gitops/internal/permanent"
 	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
@@ -44,7 +45,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	defer src.release()
 	res := SyncResult{SourceRevision: src.commit.Hash.String()}
 	if src.ref.IsBranch() && sameURL(o.Target.URL, o.Source.URL) && src.ref.Short() == o.Target.Branch {
-		return res, permanent(fmt.Errorf("target branch %q is the source branch", o.Target.Branch))
+		return res, permanent.Error(fmt.Errorf("target branch %q is the source branch", o.Target.Branch))
 	}
 	srcTree := src.cache.gitTree(src.tree)
 	plan, err := newSitePlan(srcTree, o)
@@ -186,7 +187,7 @@ func withDefaults(o SyncOptions) (SyncOptions, error) {
 		o.Logger = logr.Discard()
 	}
 	if o.WorkDir == "" {
-		return o, permanent(errors.New("WorkDir is required"))
+		return o, permanent.Error(errors.New("WorkDir is required"))
 	}
 	if err := ValidateURL(o.Source.URL); err != nil {
 		return o, err
@@ -195,7 +196,7 @@ func withDefaults(o SyncOptions) (SyncOptions, error) {
 		return o, err
 	}
 	if !plumbing.NewBranchReferenceName(o.Target.Branch).IsBranch() || o.Target.Branch != path.Clean(o.Target.Branch) {
-		return o, permanent(fmt.Errorf("invalid target branch %q", o.Target.Branch))
+		return o, permanent.Error(fmt.Errorf("invalid target branch %q", o.Target.Branch))
 	}
 	if _, err := parseAuthor(o.CommitAuthor); err != nil {
 		return o, err

@@ -22,6 +22,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/siteops/siteops/gitops/internal/permanent"
 )
 
 // caBundle returns the PEM certificates of a.CABundle that HTTPS connections trust on top of the system's, or
@@ -48,15 +50,15 @@ func ValidateCABundle(b []byte) error {
 			break
 		}
 		if block.Type != "CERTIFICATE" {
-			return permanent(fmt.Errorf("CA bundle holds a PEM block of type %q: only CERTIFICATE blocks belong there", block.Type))
+			return permanent.Error(fmt.Errorf("CA bundle holds a PEM block of type %q: only CERTIFICATE blocks belong there", block.Type))
 		}
 		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
-			return permanent(fmt.Errorf("CA bundle: certificate %d cannot be parsed: %w", n+1, err))
+			return permanent.Error(fmt.Errorf("CA bundle: certificate %d cannot be parsed: %w", n+1, err))
 		}
 		n++
 	}
 	if n == 0 {
-		return permanent(errors.New("CA bundle holds no PEM certificate"))
+		return permanent.Error(errors.New("CA bundle holds no PEM certificate"))
 	}
 	return nil
 }
@@ -70,12 +72,12 @@ func classifyTLS(err error) error {
 	msg := err.Error()
 	switch {
 	case errors.As(err, &unknown) || strings.Contains(msg, "certificate signed by unknown authority"):
-		return permanent(fmt.Errorf("the Git server's TLS certificate is signed by an unknown authority: "+
+		return permanent.Error(fmt.Errorf("the Git server's TLS certificate is signed by an unknown authority: "+
 			"put the CA certificate in key ca.crt of the credentials Secret: %w", err))
 	case errors.As(err, &hostname) || strings.Contains(msg, "certificate is valid for"):
-		return permanent(fmt.Errorf("the Git server's TLS certificate does not match its host name: %w", err))
+		return permanent.Error(fmt.Errorf("the Git server's TLS certificate does not match its host name: %w", err))
 	case errors.As(err, &invalid) || strings.Contains(msg, "x509: certificate has expired"):
-		return permanent(fmt.Errorf("the Git server's TLS certificate is not valid: %w", err))
+		return permanent.Error(fmt.Errorf("the Git server's TLS certificate is not valid: %w", err))
 	}
 	return nil
 }

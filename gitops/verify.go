@@ -28,6 +28,8 @@ import (
 	"github.com/ProtonMail/go-crypto/openpgp/packet"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/siteops/siteops/gitops/internal/permanent"
 )
 
 // ErrSourceNotVerified is wrapped by the error of a Sync whose source commit is unsigned or not signed by one
@@ -53,12 +55,12 @@ func ParseTrustedKeys(entries map[string][]byte) (*TrustedKeys, error) {
 	for _, n := range names {
 		list, err := readArmoredKeys(entries[n])
 		if err != nil {
-			return nil, permanent(fmt.Errorf("trusted keys %q: %w", n, err))
+			return nil, permanent.Error(fmt.Errorf("trusted keys %q: %w", n, err))
 		}
 		t.keyring = append(t.keyring, list...)
 	}
 	if len(t.keyring) == 0 {
-		return nil, permanent(errors.New("no trusted OpenPGP public key given"))
+		return nil, permanent.Error(errors.New("no trusted OpenPGP public key given"))
 	}
 	return t, nil
 }
@@ -104,10 +106,10 @@ func (t *TrustedKeys) KeyIDs() []string {
 func (t *TrustedKeys) verifyCommit(commit *object.Commit) error {
 	short := commit.Hash.String()[:12]
 	if strings.TrimSpace(commit.PGPSignature) == "" {
-		return permanent(fmt.Errorf("%w: commit %s is not signed", ErrSourceNotVerified, short))
+		return permanent.Error(fmt.Errorf("%w: commit %s is not signed", ErrSourceNotVerified, short))
 	}
 	if !strings.Contains(commit.PGPSignature, "BEGIN PGP SIGNATURE") {
-		return permanent(fmt.Errorf("%w: commit %s carries a signature that is not OpenPGP (SSH and X.509 signatures are not supported)",
+		return permanent.Error(fmt.Errorf("%w: commit %s carries a signature that is not OpenPGP (SSH and X.509 signatures are not supported)",
 			ErrSourceNotVerified, short))
 	}
 	payload := &plumbing.MemoryObject{}
@@ -121,12 +123,12 @@ func (t *TrustedKeys) verifyCommit(commit *object.Commit) error {
 	signer, err := openpgp.CheckArmoredDetachedSignature(t.keyring, r, strings.NewReader(commit.PGPSignature), nil)
 	switch {
 	case errors.Is(err, pgperrors.ErrUnknownIssuer):
-		return permanent(fmt.Errorf("%w: commit %s is signed by key %s, which is not one of the trusted keys",
+		return permanent.Error(fmt.Errorf("%w: commit %s is signed by key %s, which is not one of the trusted keys",
 			ErrSourceNotVerified, short, issuerOf(commit.PGPSignature)))
 	case err != nil:
-		return permanent(fmt.Errorf("%w: the signature of commit %s is not valid: %w", ErrSourceNotVerified, short, err))
+		return permanent.Error(fmt.Errorf("%w: the signature of commit %s is not valid: %w", ErrSourceNotVerified, short, err))
 	case signer == nil:
-		return permanent(fmt.Errorf("%w: commit %s: no trusted key made its signature", ErrSourceNotVerified, short))
+		return permanent.Error(fmt.Errorf("%w: commit %s: no trusted key made its signature", ErrSourceNotVerified, short))
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
@@ -70,8 +71,8 @@ type guardMemo struct {
 // memoEntry is one site's guard result and what it depends on.
 type memoEntry struct {
 	deps siteDeps
-	in   *siteInputs
-	err  error // nil or a *guardError
+	in   *guard.Inputs
+	err  error // nil or a *Refusal
 }
 
 // treeDep is what a walk saw at one path: its mode (0: missing) and object hash. kindOnly marks a path
@@ -82,10 +83,10 @@ type treeDep struct {
 	kindOnly bool
 }
 
-// guard guards every site like guardSite(t, dir, true) does, reusing the results of the previous Sync of
+// guard guards every site like Site(t, dir) does, reusing the results of the previous Sync of
 // the same cache (key) for the sites whose every read entry is unchanged in t, and remembers this Sync's
 // results for the next one. Only guard refusals are remembered; any other error is returned as is.
-func (gm *guardMemos) guard(key string, t *tree.Git) func(dir string) (*siteInputs, error) {
+func (gm *guardMemos) guard(key string, t *tree.Git) func(dir string) (*guard.Inputs, error) {
 	next := &guardMemo{sites: map[string]memoEntry{}, sets: depSets{}}
 	prev := gm.swap(key, next)
 	var prevSets depSets
@@ -94,7 +95,7 @@ func (gm *guardMemos) guard(key string, t *tree.Git) func(dir string) (*siteInpu
 	}
 	gen := gm.generation.Add(1)
 	blobs := map[plumbing.Hash][]byte{}
-	return func(dir string) (*siteInputs, error) {
+	return func(dir string) (*guard.Inputs, error) {
 		if prev != nil {
 			if e, ok := prev.sites[dir]; ok {
 				same, err := e.deps.unchanged(t, gen)
@@ -109,11 +110,8 @@ func (gm *guardMemos) guard(key string, t *tree.Git) func(dir string) (*siteInpu
 			}
 		}
 		rec := &recordingTree{FS: t, git: t, blobs: blobs, deps: map[string]treeDep{}}
-		in, err := guardSite(rec, dir, true)
-		if in != nil {
-			in.reached = nil // only AffectedSites reads it, from its own walk
-		}
-		var refused *guardError
+		in, err := guard.Site(rec, dir)
+		var refused *guard.Refusal
 		if err == nil || errors.As(err, &refused) {
 			deps, derr := splitDeps(t, dir, rec.deps, next.sets, prevSets)
 			if derr != nil {

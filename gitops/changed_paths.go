@@ -17,57 +17,14 @@ limitations under the License.
 package gitops
 
 import (
-	"errors"
 	"fmt"
 	"maps"
-	"path"
 	"slices"
-	"sort"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-
-	"github.com/siteops/siteops/gitops/internal/tree"
 )
-
-// affectedSites returns, sorted, the sites whose kustomization graph reaches one of the changed paths (repo
-// paths, as a diff lists them). A site whose graph cannot be walked is affected when a changed path is in
-// what it reached before failing or under its overlay folder.
-func affectedSites(t tree.FS, overlaysDir string, sites, changed []string) ([]string, error) {
-	if len(changed) == 0 {
-		return nil, nil
-	}
-	t = tree.Cached(t) // sites share their bases
-	var out []string
-	for _, site := range sites {
-		dir := path.Join(tree.CleanRel(overlaysDir), site)
-		in, err := guardSite(t, dir, false)
-		var g *guardError
-		if err != nil && !errors.As(err, &g) {
-			return nil, fmt.Errorf("walking site %s: %w", site, err)
-		}
-		if reachesAny(in, dir, err != nil, changed) {
-			out = append(out, site)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-func reachesAny(in *siteInputs, dir string, failed bool, changed []string) bool {
-	for _, c := range changed {
-		if in != nil {
-			if _, ok := in.reached[c]; ok {
-				return true
-			}
-		}
-		if failed && (c == dir || len(c) > len(dir) && c[:len(dir)+1] == dir+"/") {
-			return true
-		}
-	}
-	return false
-}
 
 // ChangedPaths lists the paths that differ between revisions from and to (anything `git rev-parse` accepts
 // that go-git resolves: SHA, branch, tag, HEAD~n) of the repository containing dir, sorted; a rename lists

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package guard
 
 import (
 	"fmt"
@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/siteops/siteops/gitops/internal/permanent"
 	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
@@ -41,17 +42,17 @@ func ValidateSiteName(name string) error {
 
 // discoverSites lists the folders directly under overlaysDir that hold a kustomization, sorted. Hidden folders
 // and names that are not valid site names are skipped. A missing overlays folder is a permanent error.
-func discoverSites(t tree.FS, overlaysDir string) ([]string, error) {
+func DiscoverSites(t tree.FS, overlaysDir string) ([]string, error) {
 	dir := tree.CleanRel(overlaysDir)
 	if tree.EscapesRoot(dir) {
-		return nil, permanent(fmt.Errorf("overlays folder %q leaves the checkout", overlaysDir))
+		return nil, permanent.Error(fmt.Errorf("overlays folder %q leaves the checkout", overlaysDir))
 	}
 	realPath, e, err := tree.Resolve(t, dir)
 	if err != nil {
-		return nil, permanent(fmt.Errorf("overlays folder %q: %w", overlaysDir, err))
+		return nil, permanent.Error(fmt.Errorf("overlays folder %q: %w", overlaysDir, err))
 	}
 	if e.Kind != tree.Dir {
-		return nil, permanent(fmt.Errorf("overlays folder %q not found in the source", overlaysDir))
+		return nil, permanent.Error(fmt.Errorf("overlays folder %q not found in the source", overlaysDir))
 	}
 	names, err := t.ReadDir(realPath)
 	if err != nil {

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package guard
 
 import (
 	"testing"
@@ -60,7 +60,7 @@ func TestAffectedSites(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
-			got, err := affectedSites(tree, "overlays", sites, tc.changed)
+			got, err := AffectedSites(tree, "overlays", sites, tc.changed)
 			g.Expect(err).NotTo(HaveOccurred())
 			if tc.want == nil {
 				g.Expect(got).To(BeEmpty())
@@ -77,7 +77,7 @@ func TestAffectedSitesReadsOnlyKustomizationFiles(t *testing.T) {
 		"base/kustomization.yaml": okBase, "base/deploy.yaml": "kind: Deployment\n",
 		"overlays/a/kustomization.yaml": "resources:\n- ../../base\n",
 	}}
-	_, err := affectedSites(tree, "overlays", []string{"a"}, []string{"base/deploy.yaml"})
+	_, err := AffectedSites(tree, "overlays", []string{"a"}, []string{"base/deploy.yaml"})
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(tree.Reads).To(ConsistOf("overlays/a/kustomization.yaml", "base/kustomization.yaml"))
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package guard
 
 import (
 	"os"
@@ -99,11 +99,11 @@ func TestGuardRefusals(t *testing.T) {
 			for p, c := range tc.files {
 				tree.Files[p] = c
 			}
-			in, err := guardSite(tree, "overlays/s", true)
+			in, err := Site(tree, "overlays/s")
 			g.Expect(treetest.InsideRoot(tree.Reads)).To(BeTrue(), "reads %v", tree.Reads)
 			if tc.want == "" {
 				g.Expect(err).NotTo(HaveOccurred())
-				g.Expect(in.digest).To(HavePrefix("sha256:"))
+				g.Expect(in.Digest).To(HavePrefix("sha256:"))
 				return
 			}
 			g.Expect(err).To(MatchError(ContainSubstring(tc.want)))
@@ -120,17 +120,17 @@ func TestGuardDigestCoversEveryReachedFileAndNothingElse(t *testing.T) {
 		"base/unused.yaml":              "kind: Unused\n",
 		"overlays/s/kustomization.yaml": "resources:\n- ../../base\n",
 	}}
-	first, err := guardSite(tree, "overlays/s", true)
+	first, err := Site(tree, "overlays/s")
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(first.files).To(HaveLen(3))
+	g.Expect(first.Files).To(HaveLen(3))
 
 	tree.Files["base/unused.yaml"] = "kind: Changed\n"
-	same, _ := guardSite(tree, "overlays/s", true)
-	g.Expect(same.digest).To(Equal(first.digest))
+	same, _ := Site(tree, "overlays/s")
+	g.Expect(same.Digest).To(Equal(first.Digest))
 
 	tree.Files["base/deploy.yaml"] = "kind: Deployment\nspec: {}\n"
-	changed, _ := guardSite(tree, "overlays/s", true)
-	g.Expect(changed.digest).NotTo(Equal(first.digest))
+	changed, _ := Site(tree, "overlays/s")
+	g.Expect(changed.Digest).NotTo(Equal(first.Digest))
 }
 
 func TestDirTreeNeverOpensAPathOutsideTheRoot(t *testing.T) {
@@ -154,7 +154,7 @@ func TestDirTreeNeverOpensAPathOutsideTheRoot(t *testing.T) {
 		var opened []string
 		tree.OnOpen = func(abs string) { opened = append(opened, abs) }
 
-		_, err = guardSite(tree, "overlays/s", true)
+		_, err = Site(tree, "overlays/s")
 
 		g.Expect(err).To(MatchError(ContainSubstring("outside the checkout")))
 		g.Expect(opened).NotTo(BeEmpty())

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package guard
 
 import (
 	"errors"
@@ -42,19 +42,19 @@ func FuzzGuard(f *testing.F) {
 			"overlays/s/v.yaml":             "kind: Deployment\n",
 			"overlays/s/kustomization.yaml": string(kust),
 		}, Symlinks: map[string]string{"overlays/s/out": "../../../escape", "overlays/s/abs": "/etc"}}
-		in, err := guardSite(tree, "overlays/s", true)
+		in, err := Site(tree, "overlays/s")
 		if !treetest.InsideRoot(tree.Reads) {
 			t.Fatalf("read outside the root: %v", tree.Reads)
 		}
-		var g *guardError
+		var g *Refusal
 		if err != nil && !errors.As(err, &g) {
 			t.Fatalf("guard returned a non-refusal error: %v", err)
 		}
 		if err != nil {
 			return
 		}
-		if !treetest.InsideRoot(keys(in.files)) {
-			t.Fatalf("accepted files outside the root: %v", keys(in.files))
+		if !treetest.InsideRoot(keys(in.Files)) {
+			t.Fatalf("accepted files outside the root: %v", keys(in.Files))
 		}
 		k, perr := parseKustomization(kust)
 		if perr != nil {

@@ -14,7 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+// Package guard checks, before anything is built, every file a site's kustomization reaches: no remote
+// bases, no paths or symlinks leaving the checkout, no exec or container functions, no Helm, bounded sizes.
+// It reads only the checkout it is given (a tree.FS) and never reaches the network.
+package guard
 
 import (
 	"bytes"
@@ -44,59 +47,72 @@ func kustomizationFileNames() []string {
 	return []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
 }
 
-// siteInputs is the guarded file set of one kustomization graph.
-type siteInputs struct {
-	// files maps logical paths (as kustomize will open them) to their bytes.
-	files map[string][]byte
-	// kustFiles are the logical paths of the kustomization files, in walk order.
-	kustFiles []string
+// Inputs is the guarded file set of one kustomization graph. The file bytes may be shared with other sites'
+// Inputs: nobody writes to them.
+type Inputs struct {
+	// Files maps logical paths (as kustomize will open them) to their bytes.
+	Files map[string][]byte
+	// KustFiles are the logical paths of the kustomization files, in walk order.
+	KustFiles []string
+	// Warnings report deprecated fields, per file.
+	Warnings []string
+	// OpenAPI is set when the root kustomization sets `openapi` (a kustomize global the render stage guards).
+	OpenAPI bool
+	// Digest covers the path and bytes of every file, and the render version.
+	Digest string
 	// reached holds every real path the graph depends on (files, symlinks, kustomization names looked up).
 	reached map[string]struct{}
-	// warnings report deprecated fields, per file.
-	warnings []string
-	// openAPI is set when the root kustomization sets `openapi` (a kustomize global, see render.go).
-	openAPI bool
-	digest  string
 }
 
-// guardError is a refusal of the guard: a site failure, not an error of Sync.
-type guardError struct{ msg string }
+// Refusal is a refusal of the guard: a site failure, not an error of Sync.
+type Refusal struct{ msg string }
 
-func (e *guardError) Error() string { return e.msg }
+func (e *Refusal) Error() string { return e.msg }
 
 // walker walks a kustomization graph through a FS, refusing anything that leaves the checkout.
 type walker struct {
 	t            tree.FS
 	readContents bool
-	in           *siteInputs
+	in           *Inputs
 	total        int64
 	stack        []string        // real folders being walked (cycle detection)
 	stackNames   []string        // their logical names, for messages
 	done         map[string]bool // logical folders already walked
 }
 
+// Site walks the kustomization in folder dir (logical, relative to the root) and everything it reaches,
+// reading every file, and returns what the site's build may read. A refusal is a *Refusal; with it, the
+// Inputs (when not nil) hold what the walk reached before.
+func Site(t tree.FS, dir string) (*Inputs, error) {
+	in, err := guardSite(t, dir, true)
+	if in != nil {
+		in.reached = nil // only AffectedSites reads it, from its own walk
+	}
+	return in, err
+}
+
 // guardSite walks the kustomization in folder dir (logical, relative to the root) and everything it reaches.
 // With readContents false only kustomization files are read (enough for AffectedSites); no digest is made.
-func guardSite(t tree.FS, dir string, readContents bool) (*siteInputs, error) {
+func guardSite(t tree.FS, dir string, readContents bool) (*Inputs, error) {
 	w := &walker{
 		t: tree.Cached(t), readContents: readContents, done: map[string]bool{},
-		in: &siteInputs{files: map[string][]byte{}, reached: map[string]struct{}{}},
+		in: &Inputs{Files: map[string][]byte{}, reached: map[string]struct{}{}},
 	}
 	dir = tree.CleanRel(dir)
 	if tree.EscapesRoot(dir) {
-		return nil, &guardError{msg: fmt.Sprintf("%q leaves the checkout", dir)}
+		return nil, &Refusal{msg: fmt.Sprintf("%q leaves the checkout", dir)}
 	}
 	if err := w.walkKustomization(dir, "", true); err != nil {
 		return w.in, err
 	}
 	if readContents {
-		w.in.digest = digestFiles(w.in.files)
+		w.in.Digest = digestFiles(w.in.Files)
 	}
 	return w.in, nil
 }
 
 func (w *walker) refuse(format string, args ...any) error {
-	return &guardError{msg: fmt.Sprintf(format, args...)}
+	return &Refusal{msg: fmt.Sprintf(format, args...)}
 }
 
 // walkKustomization walks the kustomization folder dir; from names the referring field for messages.
@@ -113,7 +129,7 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 	}
 	for i, r := range w.stack {
 		if r == realPath {
-			chain := append(append([]string{}, w.stackNames[i:]...), displayDir(dir))
+			chain := append(append([]string{}, w.stackNames[i:]...), DisplayDir(dir))
 			return w.refuse("%skustomization cycle: %s", from, strings.Join(chain, " -> "))
 		}
 	}
@@ -121,7 +137,7 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 		return nil
 	}
 	w.done[dir] = true
-	w.stack, w.stackNames = append(w.stack, realPath), append(w.stackNames, displayDir(dir))
+	w.stack, w.stackNames = append(w.stack, realPath), append(w.stackNames, DisplayDir(dir))
 	defer func() { w.stack, w.stackNames = w.stack[:len(w.stack)-1], w.stackNames[:len(w.stack)-1] }()
 
 	kf, err := w.findKustomizationFile(dir, realPath, from)
@@ -132,16 +148,16 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 	if err != nil {
 		return err
 	}
-	w.in.kustFiles = append(w.in.kustFiles, kf)
+	w.in.KustFiles = append(w.in.KustFiles, kf)
 	k, err := parseKustomization(content)
 	if err != nil {
 		return w.refuse("%s: %v", kf, err)
 	}
 	if root {
-		w.in.openAPI = k.openAPI
+		w.in.OpenAPI = k.openAPI
 	}
 	for _, f := range k.deprecated {
-		w.in.warnings = append(w.in.warnings,
+		w.in.Warnings = append(w.in.Warnings,
 			fmt.Sprintf("%s: %q is deprecated, use %q instead", kf, f, deprecatedFieldReplacement(f)))
 	}
 	for _, ref := range k.refs {
@@ -166,11 +182,11 @@ func (w *walker) findKustomizationFile(dir, realPath, from string) (string, erro
 	}
 	switch len(found) {
 	case 0:
-		return "", w.refuse("%sno kustomization file (kustomization.yaml) in %q", from, displayDir(dir))
+		return "", w.refuse("%sno kustomization file (kustomization.yaml) in %q", from, DisplayDir(dir))
 	case 1:
 		return found[0], nil
 	default:
-		return "", w.refuse("%sfound several kustomization files in %q: %s", from, displayDir(dir), strings.Join(found, ", "))
+		return "", w.refuse("%sfound several kustomization files in %q: %s", from, DisplayDir(dir), strings.Join(found, ", "))
 	}
 }
 
@@ -238,10 +254,10 @@ func (w *walker) addFile(p, at string, always bool) ([]byte, error) {
 	for q := p; q != "" && q != "."; q = path.Dir(q) {
 		w.in.reached[q] = struct{}{}
 	}
-	if _, seen := w.in.files[p]; seen {
-		return w.in.files[p], nil
+	if _, seen := w.in.Files[p]; seen {
+		return w.in.Files[p], nil
 	}
-	if len(w.in.files) >= maxFiles {
+	if len(w.in.Files) >= maxFiles {
 		return nil, w.refuse("%sthe site reaches more than %d files", at, maxFiles)
 	}
 	w.total += e.Size
@@ -249,14 +265,14 @@ func (w *walker) addFile(p, at string, always bool) ([]byte, error) {
 		return nil, w.refuse("%sthe site reaches more than %d bytes", at, maxTotalSize)
 	}
 	if !w.readContents && !always {
-		w.in.files[p] = nil
+		w.in.Files[p] = nil
 		return nil, nil
 	}
 	b, err := w.t.ReadFile(realPath)
 	if err != nil {
 		return nil, fmt.Errorf("%s%w", at, err)
 	}
-	w.in.files[p] = b
+	w.in.Files[p] = b
 	return b, nil
 }
 

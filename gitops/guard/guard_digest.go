@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package guard
 
 import (
 	"crypto/sha256"
@@ -49,7 +49,7 @@ func abbreviate(s string) string {
 	return s[:maxLen] + "…"
 }
 
-func displayDir(dir string) string {
+func DisplayDir(dir string) string {
 	if dir == "" {
 		return "."
 	}
