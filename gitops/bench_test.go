@@ -25,6 +25,7 @@ import (
 	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/internal/tree/treetest"
+	"github.com/siteops/siteops/gitops/render"
 )
 
 // onDisk writes the tree's files under a temp dir and returns a Disk over it (the real implementation).
@@ -87,7 +88,7 @@ func BenchmarkRenderSite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := renderInputs(in, "overlays/site042", nil, nil); err != nil {
+		if _, err := render.Build(in, "overlays/site042", nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

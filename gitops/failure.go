@@ -20,6 +20,7 @@ import (
 	"errors"
 
 	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/render"
 )
 
 // FailureReason says, in one word, why a site failed; metrics and conditions use it as it is.
@@ -57,6 +58,10 @@ func failureReason(err error) FailureReason {
 	var f *siteFailure
 	if errors.As(err, &f) {
 		return f.reason
+	}
+	var secret *render.PlaintextSecretError
+	if errors.As(err, &secret) {
+		return FailurePlaintextSecret
 	}
 	var g *guard.Refusal
 	if errors.As(err, &g) {

@@ -23,6 +23,7 @@ import (
 	kusttypes "sigs.k8s.io/kustomize/api/types"
 
 	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/render"
 )
 
 func TestValidateSiteName(t *testing.T) {
@@ -104,12 +105,12 @@ func TestParseImage(t *testing.T) {
 		"nginx:1.27":                         {Name: "nginx", NewTag: "1.27"},
 	} {
 		g := NewWithT(t)
-		got, err := ParseImage(in)
+		got, err := render.ParseImage(in)
 		g.Expect(err).NotTo(HaveOccurred(), in)
 		g.Expect(got).To(Equal(want), in)
 	}
 	for _, bad := range []string{"", "=x", "nginx", "nginx="} {
-		_, err := ParseImage(bad)
+		_, err := render.ParseImage(bad)
 		NewWithT(t).Expect(err).To(HaveOccurred(), bad)
 	}
 }

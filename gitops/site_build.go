@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"sort"
 	"sync"
 	"time"
 
@@ -28,6 +29,7 @@ import (
 
 	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/render"
 )
 
 // siteRun is one site on its way from the checkout to rendered bytes, and what a Sync plans for it.
@@ -101,22 +103,22 @@ func buildSites(ctx context.Context, runs []*siteRun, b builder, between func() 
 			return err
 		}
 	}
-	var jobs []renderJob
+	var jobs []render.Job
 	var ran []*siteRun
 	for _, r := range runs {
 		if r.invalid == nil && r.guardErr == nil && !r.skip {
-			jobs, ran = append(jobs, renderJob{name: r.name, dir: r.dir, in: r.in}), append(ran, r)
+			jobs, ran = append(jobs, render.Job{Name: r.name, Dir: r.dir, In: r.in}), append(ran, r)
 		}
 	}
 	var mu sync.Mutex
 	var sinkErr error
-	renderPool(ctx, jobs, b.workers, b.images, b.onRender, func(i int, res renderResult) {
+	render.Pool(ctx, jobs, b.workers, b.images, b.onRender, func(i int, res render.Result) {
 		r := ran[i]
-		r.rendered, r.took, r.renderErr = true, res.took, res.err
+		r.rendered, r.took, r.renderErr = true, res.Took, res.Err
 		if sink == nil {
 			return
 		}
-		if err := sink(r, res.yaml); err != nil {
+		if err := sink(r, res.YAML); err != nil {
 			mu.Lock()
 			if sinkErr == nil {
 				sinkErr = fmt.Errorf("storing the output of %s: %w", r.name, err)
@@ -125,4 +127,21 @@ func buildSites(ctx context.Context, runs []*siteRun, b builder, between func() 
 		}
 	})
 	return sinkErr
+}
+
+// sortedWarnings returns warnings sorted and de-duplicated.
+func sortedWarnings(w []string) []string {
+	if len(w) == 0 {
+		return nil
+	}
+	out := append([]string(nil), w...)
+	sort.Strings(out)
+	n := 0
+	for i, s := range out {
+		if i == 0 || s != out[n-1] {
+			out[n] = s
+			n++
+		}
+	}
+	return out[:n]
 }

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+
+	"github.com/siteops/siteops/gitops/render"
 )
 
 // Defaults of the options.
@@ -27,7 +29,7 @@ const (
 	DefaultTargetBranch = "rendered"
 	DefaultPathTemplate = "{{.Site}}"
 	DefaultOverlaysDir  = "overlays"
-	DefaultWorkers      = 2
+	DefaultWorkers      = render.DefaultWorkers
 	DefaultCommitAuthor = "siteops <siteops@localhost>"
 	// ManifestFile is the file holding a site's rendered objects under its path on the target branch.
 	ManifestFile = "manifests.yaml"

@@ -29,6 +29,7 @@ import (
 	kusttypes "sigs.k8s.io/kustomize/api/types"
 
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/render"
 )
 
 // errSitesFailed reports that at least one site failed (already explained on stderr).
@@ -39,7 +40,7 @@ type imageFlags []kusttypes.Image
 
 func (f *imageFlags) String() string { return fmt.Sprint(*f) }
 func (f *imageFlags) Set(s string) error {
-	im, err := gitops.ParseImage(s)
+	im, err := render.ParseImage(s)
 	if err != nil {
 		return err
 	}

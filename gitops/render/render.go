@@ -14,13 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+// Package render builds a site's kustomization in process with krusty, from exactly the files the guard
+// passed, in memory: plugins, functions and Helm off, remote resources unreachable, panics recovered.
+package render
 
 import (
 	"context"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -40,14 +41,17 @@ import (
 // process must share the lock.
 var openAPIMu sync.RWMutex
 
+// DefaultWorkers is the number of builds Pool runs at a time when it is given none.
+const DefaultWorkers = 2
+
 // imagesDir is the synthetic folder of the kustomization that applies --image overrides.
 const imagesDir = ".siteops-images"
 
-// renderInputs builds the kustomization in folder dir from exactly the guarded files, in memory: kustomize can
+// Build builds the kustomization in folder dir from exactly the guarded files, in memory: kustomize can
 // read nothing else, runs no plugin, function or Helm, and fetches nothing. Output is kustomize's YAML stream
 // (legacy sort order), deterministic for the same inputs.
 // onBuild, when set, is called as the build starts.
-func renderInputs(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func()) (out []byte, err error) {
+func Build(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func()) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("kustomize panicked: %v", r)
@@ -159,6 +163,12 @@ func ParseImage(s string) (kusttypes.Image, error) {
 	return im, nil
 }
 
+// PlaintextSecretError is the failure of a build that renders a core Secret with data or stringData.
+type PlaintextSecretError struct{ err error }
+
+func (e *PlaintextSecretError) Error() string { return e.err.Error() }
+func (e *PlaintextSecretError) Unwrap() error { return e.err }
+
 // refusePlaintextSecrets fails a build that renders a core Secret with data or stringData.
 func refusePlaintextSecrets(m resmap.ResMap) error {
 	for _, r := range m.Resources() {
@@ -171,46 +181,45 @@ func refusePlaintextSecrets(m resmap.ResMap) error {
 				if ns := r.GetNamespace(); ns != "" {
 					id = ns + "/" + id
 				}
-				return failed(FailurePlaintextSecret, fmt.Errorf("secret %q carries plaintext %s: keep secrets out of Git "+
-					"(use SealedSecrets or ExternalSecrets)", id, field))
+				return &PlaintextSecretError{fmt.Errorf("secret %q carries plaintext %s: keep secrets out of Git "+
+					"(use SealedSecrets or ExternalSecrets)", id, field)}
 			}
 		}
 	}
 	return nil
 }
 
-// renderJob is one site to build.
-type renderJob struct {
-	name    string
-	dir     string
-	in      *guard.Inputs
-	invalid error // set when the job must not run (bad site name)
+// Job is one site to build.
+type Job struct {
+	Name string
+	Dir  string // kustomization folder, relative to the checkout's root
+	In   *guard.Inputs
 }
 
-// renderResult is the outcome of a renderJob.
-type renderResult struct {
-	yaml []byte
-	err  error
-	took time.Duration // wall time of the build (0 when the job never started)
+// Result is the outcome of a Job.
+type Result struct {
+	YAML []byte
+	Err  error
+	Took time.Duration // wall time of the build (0 when the job never started)
 }
 
-// renderPool builds jobs with at most workers builds at a time; results are in job order. A cancelled ctx
+// Pool builds jobs with at most workers builds at a time; results are in job order. A cancelled ctx
 // stops jobs that have not started. done, when set, is called (from the worker) as each job finishes and
 // takes the output: the returned results then hold no YAML, so the pool never keeps every site's bytes.
 // onRender, when set, is called with the site's name as each build starts.
-func renderPool(ctx context.Context, jobs []renderJob, workers int, images []kusttypes.Image,
-	onRender func(site string), done func(i int, r renderResult)) []renderResult {
+func Pool(ctx context.Context, jobs []Job, workers int, images []kusttypes.Image,
+	onRender func(site string), done func(i int, r Result)) []Result {
 	if workers < 1 {
 		workers = DefaultWorkers
 	}
-	results := make([]renderResult, len(jobs))
+	results := make([]Result, len(jobs))
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
 	for i, j := range jobs {
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
-			results[i].err = fmt.Errorf("rendering %s: %w", j.name, ctx.Err())
+			results[i].Err = fmt.Errorf("rendering %s: %w", j.Name, ctx.Err())
 			if done != nil {
 				done(i, results[i])
 			}
@@ -220,39 +229,22 @@ func renderPool(ctx context.Context, jobs []renderJob, workers int, images []kus
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			if err := ctx.Err(); err != nil {
-				results[i].err = fmt.Errorf("rendering %s: %w", j.name, err)
+				results[i].Err = fmt.Errorf("rendering %s: %w", j.Name, err)
 			} else {
 				start := time.Now()
 				var onBuild func()
 				if onRender != nil {
-					onBuild = func() { onRender(j.name) }
+					onBuild = func() { onRender(j.Name) }
 				}
-				results[i].yaml, results[i].err = renderInputs(j.in, j.dir, images, onBuild)
-				results[i].took = time.Since(start)
+				results[i].YAML, results[i].Err = Build(j.In, j.Dir, images, onBuild)
+				results[i].Took = time.Since(start)
 			}
 			if done != nil {
 				done(i, results[i])
-				results[i].yaml = nil
+				results[i].YAML = nil
 			}
 		}()
 	}
 	wg.Wait()
 	return results
-}
-
-// sortedWarnings returns warnings sorted and de-duplicated.
-func sortedWarnings(w []string) []string {
-	if len(w) == 0 {
-		return nil
-	}
-	out := append([]string(nil), w...)
-	sort.Strings(out)
-	n := 0
-	for i, s := range out {
-		if i == 0 || s != out[n-1] {
-			out[n] = s
-			n++
-		}
-	}
-	return out[:n]
 }
