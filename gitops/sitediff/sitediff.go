@@ -14,7 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+// Package sitediff compares the rendered objects of every site at two revisions and prints the result for a
+// terminal or a pull request comment.
+package sitediff
 
 import (
 	"fmt"
