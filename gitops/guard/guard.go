@@ -20,12 +20,10 @@ limitations under the License.
 package guard
 
 import (
-	"bytes"
 	"fmt"
 	"path"
 	"strings"
 
-	"sigs.k8s.io/kustomize/kyaml/kio"
 
 	"github.com/siteops/siteops/gitops/internal/tree"
 )
@@ -274,30 +272,4 @@ func (w *walker) addFile(p, at string, always bool) ([]byte, error) {
 	}
 	w.in.Files[p] = b
 	return b, nil
-}
-
-// configReason refuses KRM function configs (exec, container, starlark…) and Helm generators in content that
-// kustomize may load as a generator/transformer/validator config or resource.
-func configReason(content []byte) string {
-	if !bytes.Contains(content, []byte("config.kubernetes.io/function")) &&
-		!bytes.Contains(content, []byte("config.k8s.io/function")) &&
-		!bytes.Contains(content, []byte("HelmChartInflationGenerator")) {
-		return ""
-	}
-	nodes, err := kio.FromBytes(content)
-	if err != nil {
-		return "" // not YAML objects: kustomize reports it
-	}
-	for _, n := range nodes {
-		if n.GetKind() == "HelmChartInflationGenerator" {
-			return "Helm chart generators are not allowed: siteops does not run Helm"
-		}
-		ann := n.GetAnnotations()
-		for _, key := range []string{"config.kubernetes.io/function", "config.k8s.io/function"} {
-			if _, ok := ann[key]; ok {
-				return fmt.Sprintf("KRM functions (%s annotation, exec or container) are not allowed", key)
-			}
-		}
-	}
-	return ""
 }
