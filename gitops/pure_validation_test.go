@@ -118,7 +118,8 @@ func TestParseImage(t *testing.T) {
 func TestRedactRemovesSecrets(t *testing.T) {
 	g := NewWithT(t)
 	a := &Auth{Username: "git", Password: "tok-123456"}
-	g.Expect(redact("GET https://git:tok-123456@host/x failed: tok-123456", a)).To(Equal("GET https://***@host/x failed: ***"))
+	g.Expect(redact("GET https://git:tok-123456@host/x failed: tok-123456",
+		a)).To(Equal("GET https://***@host/x failed: ***"))
 	g.Expect(redact("https://u:anything@h/r")).To(Equal("https://***@h/r"))
 	g.Expect(redact("https://tok-in-user-position@h/r")).To(Equal("https://***@h/r"))
 }

@@ -64,7 +64,8 @@ func renderTree(t *testing.T, files map[string]string, dirs ...string) []render.
 func TestRenderIsDeterministic(t *testing.T) {
 	g := NewWithT(t)
 	files := parityRepo()
-	dirs := []string{"overlays/features", "overlays/features", "overlays/features", "overlays/features", "overlays/prod", "overlays/prod"}
+	dirs := []string{"overlays/features", "overlays/features", "overlays/features", "overlays/features", "overlays/prod",
+		"overlays/prod"}
 
 	results := renderTree(t, files, dirs...)
 

@@ -76,7 +76,8 @@ func ParseSigningKey(armored, passphrase []byte) (*SigningKey, error) {
 	}
 	key, ok := e.SigningKey(time.Now())
 	if !ok || key.PrivateKey == nil {
-		return nil, permanent.Error(fmt.Errorf("OpenPGP key %s has no valid key for signing (expired, revoked or encryption-only)",
+		return nil, permanent.Error(fmt.Errorf("OpenPGP key %s has no valid key for signing (expired, revoked or "+
+			"encryption-only)",
 			e.PrimaryKey.KeyIdString()))
 	}
 	return &SigningKey{entity: e}, nil

@@ -43,7 +43,8 @@ func TestParseSigningKeyRefusesKeysThatCannotSign(t *testing.T) {
 		{"public key", plain.PublicArmored, "", "is a public key"},
 		{"not armored", []byte("just some text"), "", "not an ASCII-armored OpenPGP key"},
 		{"empty", nil, "", "not an ASCII-armored OpenPGP key"},
-		{"armor around garbage", []byte("-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nAAAA\n-----END PGP PRIVATE KEY BLOCK-----\n"), "",
+		{"armor around garbage",
+			[]byte("-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nAAAA\n-----END PGP PRIVATE KEY BLOCK-----\n"), "",
 			"not an ASCII-armored OpenPGP key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -55,11 +55,13 @@ func sitePath(tmpl *template.Template, pathTemplate, site string) (string, error
 	}
 	p := strings.Trim(b.String(), "/")
 	if p == "" || path.Clean(p) != p {
-		return "", permanent.Error(fmt.Errorf("path template %q gives %q for site %q: not a clean relative path", pathTemplate, b.String(), site))
+		return "", permanent.Error(fmt.Errorf("path template %q gives %q for site %q: not a clean relative path",
+			pathTemplate, b.String(), site))
 	}
 	for _, seg := range strings.Split(p, "/") {
 		if seg == "." || seg == ".." || strings.EqualFold(seg, ".git") {
-			return "", permanent.Error(fmt.Errorf("path template %q gives %q for site %q: %q is not allowed", pathTemplate, p, site, seg))
+			return "", permanent.Error(fmt.Errorf("path template %q gives %q for site %q: %q is not allowed", pathTemplate, p,
+				site, seg))
 		}
 	}
 	return p, nil
@@ -82,7 +84,8 @@ func sitePaths(pathTemplate string, sites []string) (map[string]string, error) {
 			return nil, err
 		}
 		if other, dup := owner[p]; dup {
-			return nil, permanent.Error(fmt.Errorf("path template %q gives sites %q and %q the same folder %q", pathTemplate, other, s, p))
+			return nil, permanent.Error(fmt.Errorf("path template %q gives sites %q and %q the same folder %q", pathTemplate,
+				other, s, p))
 		}
 		owner[p] = s
 		out[s] = p
@@ -94,7 +97,8 @@ func sitePaths(pathTemplate string, sites []string) (map[string]string, error) {
 	sort.Strings(paths)
 	for i := 1; i < len(paths); i++ {
 		if strings.HasPrefix(paths[i], paths[i-1]+"/") {
-			return nil, permanent.Error(fmt.Errorf("path template %q nests site %q inside site %q", pathTemplate, owner[paths[i]], owner[paths[i-1]]))
+			return nil, permanent.Error(fmt.Errorf("path template %q nests site %q inside site %q", pathTemplate,
+				owner[paths[i]], owner[paths[i-1]]))
 		}
 	}
 	return out, nil

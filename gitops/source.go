@@ -94,7 +94,8 @@ func (sy *Syncer) fetchSource(ctx context.Context, workDir string, spec SourceSp
 
 // fetchRef brings ref into the cache and returns its commit, the remote ref it came from and the remote's
 // refs as listed (not listed for a SHA): one request to list, and one to fetch when ref moved.
-func (c *gitCache) fetchRef(ctx context.Context, ref string) (*object.Commit, plumbing.ReferenceName, remoteRefs, error) {
+func (c *gitCache) fetchRef(ctx context.Context, ref string) (*object.Commit, plumbing.ReferenceName, remoteRefs,
+	error) {
 	if fullSHA.MatchString(ref) {
 		commit, err := c.fetchSHA(ctx, plumbing.NewHash(ref))
 		return commit, "", remoteRefs{}, err

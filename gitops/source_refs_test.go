@@ -135,7 +135,8 @@ func TestSyncUnreachableSourceIsTransient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	_, err = NewSyncer(SyncerOptions{}).Sync(ctx, SyncOptions{Source: SourceSpec{URL: "http://" + addr + "/x.git"}, WorkDir: t.TempDir()})
+	_, err = NewSyncer(SyncerOptions{}).Sync(ctx, SyncOptions{Source: SourceSpec{URL: "http://" + addr + "/x.git"},
+		WorkDir: t.TempDir()})
 
 	g.Expect(err).To(HaveOccurred())
 	g.Expect(IsPermanent(err)).To(BeFalse())
@@ -164,7 +165,8 @@ func TestSyncBasicAuthAndCredentialsNeverInMessages(t *testing.T) {
 	g.Expect(IsPermanent(err)).To(BeTrue())
 	g.Expect(err.Error()).NotTo(ContainSubstring(password))
 
-	_, err = NewSyncer(SyncerOptions{}).Sync(context.Background(), SyncOptions{Source: SourceSpec{URL: url}, WorkDir: t.TempDir()})
+	_, err = NewSyncer(SyncerOptions{}).Sync(context.Background(), SyncOptions{Source: SourceSpec{URL: url},
+		WorkDir: t.TempDir()})
 	g.Expect(err).To(MatchError(ContainSubstring("authentication required")))
 	g.Expect(IsPermanent(err)).To(BeTrue())
 }

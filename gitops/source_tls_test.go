@@ -46,7 +46,8 @@ func TestHTTPSWithThePrivateCAFromTheCredentialsSyncsAndPushes(t *testing.T) {
 	g.Expect(e.rendered(t, "prod")).To(ContainSubstring("nginx:1.26"))
 
 	// The CLI's read path (FetchBranch) trusts the same CA.
-	c, ok, err := e.syncer.FetchBranch(t.Context(), t.TempDir(), e.opts.Source.URL, DefaultTargetBranch, e.opts.Source.Auth)
+	c, ok, err := e.syncer.FetchBranch(t.Context(), t.TempDir(), e.opts.Source.URL, DefaultTargetBranch,
+		e.opts.Source.Auth)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(ok).To(BeTrue())
 	defer c.Close()
@@ -89,7 +90,8 @@ func TestValidateCABundle(t *testing.T) {
 		{"empty", "", "holds no PEM certificate"},
 		{"not PEM", "hello", "holds no PEM certificate"},
 		{"a private key", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", `type "PRIVATE KEY"`},
-		{"garbage certificate", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", "certificate 1 cannot be parsed"},
+		{"garbage certificate", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+			"certificate 1 cannot be parsed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)

@@ -71,7 +71,8 @@ func TestSyncOfOneSiteReadsAndWritesOnlyWhatChanged(t *testing.T) {
 	g := NewWithT(t)
 	e := newSyncEnv(t, manySitesRepo(sites))
 	first := e.sync(t, nil)
-	g.Expect(decodedTrees(e.syncer, e.opts.WorkDir)).To(BeNumerically(">=", sites), "the first Sync decodes every site's folder")
+	g.Expect(decodedTrees(e.syncer, e.opts.WorkDir)).To(BeNumerically(">=", sites),
+		"the first Sync decodes every site's folder")
 	warm := e.sync(t, &first) // nothing changed: as a running controller, every folder is remembered
 	g.Expect(warm.Pushed).To(BeFalse())
 	before := e.srv.Head(t, e.repo, DefaultTargetBranch)

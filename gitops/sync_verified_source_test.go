@@ -119,10 +119,12 @@ func TestParseTrustedKeys(t *testing.T) {
 		wantIDs []string
 		wantErr string
 	}{
-		{"one key per entry", map[string][]byte{"a.asc": a.PublicArmored, "b.asc": b.PublicArmored}, []string{a.KeyID, b.KeyID}, ""},
+		{"one key per entry", map[string][]byte{"a.asc": a.PublicArmored, "b.asc": b.PublicArmored}, []string{a.KeyID,
+			b.KeyID}, ""},
 		{"two keys in one entry", map[string][]byte{"keys": both}, []string{a.KeyID, b.KeyID}, ""},
 		{"no entries", map[string][]byte{}, nil, "no trusted OpenPGP public key"},
-		{"not armored", map[string][]byte{"a.asc": a.PublicArmored, "bad.asc": []byte("hello")}, nil, `trusted keys "bad.asc": not an ASCII-armored`},
+		{"not armored", map[string][]byte{"a.asc": a.PublicArmored, "bad.asc": []byte("hello")}, nil,
+			`trusted keys "bad.asc": not an ASCII-armored`},
 		{"empty entry", map[string][]byte{"empty": nil}, nil, `trusted keys "empty": no OpenPGP public key`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

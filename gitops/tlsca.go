@@ -50,7 +50,8 @@ func ValidateCABundle(b []byte) error {
 			break
 		}
 		if block.Type != "CERTIFICATE" {
-			return permanent.Error(fmt.Errorf("CA bundle holds a PEM block of type %q: only CERTIFICATE blocks belong there", block.Type))
+			return permanent.Error(fmt.Errorf("CA bundle holds a PEM block of type %q: only CERTIFICATE blocks belong there",
+				block.Type))
 		}
 		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
 			return permanent.Error(fmt.Errorf("CA bundle: certificate %d cannot be parsed: %w", n+1, err))

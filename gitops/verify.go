@@ -109,7 +109,8 @@ func (t *TrustedKeys) verifyCommit(commit *object.Commit) error {
 		return permanent.Error(fmt.Errorf("%w: commit %s is not signed", ErrSourceNotVerified, short))
 	}
 	if !strings.Contains(commit.PGPSignature, "BEGIN PGP SIGNATURE") {
-		return permanent.Error(fmt.Errorf("%w: commit %s carries a signature that is not OpenPGP (SSH and X.509 signatures are not supported)",
+		return permanent.Error(fmt.Errorf("%w: commit %s carries a signature that is not OpenPGP (SSH and X.509 "+
+			"signatures are not supported)",
 			ErrSourceNotVerified, short))
 	}
 	payload := &plumbing.MemoryObject{}
@@ -126,7 +127,8 @@ func (t *TrustedKeys) verifyCommit(commit *object.Commit) error {
 		return permanent.Error(fmt.Errorf("%w: commit %s is signed by key %s, which is not one of the trusted keys",
 			ErrSourceNotVerified, short, issuerOf(commit.PGPSignature)))
 	case err != nil:
-		return permanent.Error(fmt.Errorf("%w: the signature of commit %s is not valid: %w", ErrSourceNotVerified, short, err))
+		return permanent.Error(fmt.Errorf("%w: the signature of commit %s is not valid: %w", ErrSourceNotVerified, short,
+			err))
 	case signer == nil:
 		return permanent.Error(fmt.Errorf("%w: commit %s: no trusted key made its signature", ErrSourceNotVerified, short))
 	}

@@ -24,7 +24,6 @@ import (
 	"path"
 	"strings"
 
-
 	"github.com/siteops/siteops/gitops/internal/tree"
 )
 

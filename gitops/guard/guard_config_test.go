@@ -100,7 +100,9 @@ func configCases() map[string]string {
 	}
 }
 
-func indent(s string) string { return string(bytes.ReplaceAll([]byte(s), []byte("\n"), []byte("\n  "))) }
+func indent(s string) string {
+	return string(bytes.ReplaceAll([]byte(s), []byte("\n"), []byte("\n  ")))
+}
 
 // TestConfigReasonReadsObjectsAsKustomizeDoes holds the guard's YAML reader, which must not link kyaml, to
 // kustomize's: every case must get the same verdict both ways.

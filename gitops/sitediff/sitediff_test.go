@@ -160,7 +160,8 @@ site old: site removed, 1 removed
 unchanged: prod
 `))
 	md := d.Markdown()
-	g.Expect(md).To(HavePrefix("### siteops: rendered changes `main` → `feature`\n\n**3 of 4 sites change** · unchanged: prod\n"))
+	g.Expect(md).To(HavePrefix("### siteops: rendered changes `main` → `feature`\n\n**3 of 4 sites change** · " +
+		"unchanged: prod\n"))
 	g.Expect(md).To(ContainSubstring("| `broken` | failed to render at feature: bad \\| overlay |\n"))
 	g.Expect(md).To(ContainSubstring("| `dev` | 1 added, 1 changed |\n"))
 	g.Expect(md).To(ContainSubstring("| added | ConfigMap | apps | extra | v1 |\n"))
@@ -172,7 +173,8 @@ unchanged: prod
 		map[string]SiteOutput{"dev": stream(cm("web", "", "blue"))})
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(none.Text()).To(Equal("siteops diff a..b: no site changes (1 site compared)\n\nunchanged: dev\n"))
-	g.Expect(none.Markdown()).To(Equal("### siteops: rendered changes `a` → `b`\n\n**no site changes (1 site compared)** · unchanged: dev\n"))
+	g.Expect(none.Markdown()).To(Equal("### siteops: rendered changes `a` → `b`\n\n**no site changes (1 site " +
+		"compared)** · unchanged: dev\n"))
 }
 
 func TestClipDiffKeepsTheFirstLinesAndCountsTheRest(t *testing.T) {

@@ -117,7 +117,8 @@ func (e *Edit) put(p string, ent *object.TreeEntry) (bool, error) {
 // changed the tree.
 func (e *Edit) ReplaceDir(s storer.EncodedObjectStorer, dir, name string, h plumbing.Hash) (bool, error) {
 	obj := s.NewEncodedObject()
-	if err := (&object.Tree{Entries: []object.TreeEntry{{Name: name, Mode: filemode.Regular, Hash: h}}}).Encode(obj); err != nil {
+	if err := (&object.Tree{Entries: []object.TreeEntry{{Name: name, Mode: filemode.Regular,
+		Hash: h}}}).Encode(obj); err != nil {
 		return false, fmt.Errorf("encoding tree %q: %w", dir, err)
 	}
 	changed, err := e.put(dir, &object.TreeEntry{Mode: filemode.Dir, Hash: obj.Hash()})
