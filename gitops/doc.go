@@ -20,6 +20,13 @@ limitations under the License.
 // each site in process with krusty, and publishes one file per site, `<path>/manifests.yaml`, on the target
 // branch in a commit whose trailers name the source commit, the sites and the siteops version.
 //
-// The package has no controller-runtime imports: the SiteSync controller and the siteops CLI share it. Sync is
-// the entry point of the controller; Checkout (OpenDir, FetchSource) serves the CLI.
+// The pipeline is in stages: gitops/guard (the hermetic checks: it reads only the checkout and links no
+// network code), gitops/render (the in-process build of what the guard passed), gitops/sitediff (the per-site
+// comparison of rendered objects), over gitops/internal/tree (the checkout's files and Git trees). This
+// package fetches and publishes, and composes the stages: buildSites is the one path from a checkout to
+// rendered bytes, which Sync and Checkout.RenderSites both take.
+//
+// A Syncer owns what a process keeps between calls (cache locks, memos, the HTTP client); the SiteSync
+// controller and the siteops CLI each make one. The package has no controller-runtime imports: Sync is the
+// entry point of the controller; Checkout (OpenDir, OpenRevision, Syncer.FetchCheckout) serves the CLI.
 package gitops
