@@ -95,11 +95,11 @@ func (sy *Syncer) FetchBranch(ctx context.Context, workDir, url, branch string,
 		return nil, false, err
 	}
 	st, err := cache.fetchBranch(ctx, branch)
-	if err != nil || st.tree == nil {
+	if err != nil || st.Tree == nil {
 		cache.release()
 		return nil, false, redactErr(err, auth)
 	}
-	return &Checkout{tree: tree.NewGit(cache.repo.Storer, st.tree), Revision: st.head.String(),
+	return &Checkout{tree: tree.NewGit(cache.repo.Storer, st.Tree), Revision: st.Head.String(),
 		release: cache.release}, true, nil
 }
 

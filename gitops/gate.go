@@ -19,19 +19,11 @@ package gitops
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/siteops/siteops/gitops/internal/tree"
-)
-
-// Commit trailers of a gated publish.
-const (
-	// TrailerRevertOf names the rendered commit whose output for a site a revert replaces.
-	TrailerRevertOf = "Siteops-Revert-Of"
-	// TrailerFreezeOverride carries the reason a publish went out during a freeze window.
-	TrailerFreezeOverride = "Siteops-Freeze-Override"
+	"github.com/siteops/siteops/gitops/publish"
 )
 
 // PublishGate chooses, after the sites are rendered and before anything is committed, which sites' new
@@ -63,9 +55,6 @@ type Restore struct {
 	Commit, Revision string
 }
 
-// Trailer is a commit trailer line "Key: Value".
-type Trailer struct{ Key, Value string }
-
 // gated is the outcome of a gate: what publish writes and the commit's extra trailers.
 type gated struct {
 	restored map[string]string // site → source revision of the restored output
@@ -74,14 +63,14 @@ type gated struct {
 
 // applyGate asks the gate which rendered sites to publish, leaves the held ones out (keeping their previous
 // state, so they render again) and adds the restored outputs.
-func applyGate(c *gitCache, st targetState, gate PublishGate, o SyncOptions, sourceRev string,
+func applyGate(c *gitCache, st publish.Target, gate PublishGate, o SyncOptions, sourceRev string,
 	plan *sitePlan) (gated, error) {
 	var changed []string
 	for _, r := range plan.runs {
 		if r.blob.IsZero() {
 			continue
 		}
-		if old, ok := manifestBlob(st.files, r.path); !ok || old != r.blob {
+		if old, ok := manifestBlob(st.Files, r.path); !ok || old != r.blob {
 			changed = append(changed, r.name)
 		}
 	}
@@ -139,42 +128,4 @@ func commitManifestBlob(c *gitCache, commit, dir string) (plumbing.Hash, error) 
 		return plumbing.ZeroHash, fmt.Errorf("no %s/%s in it", dir, ManifestFile)
 	}
 	return h, nil
-}
-
-// gatedMessage is the commit message of in: commitMessage, with the restored sites named apart and the
-// gate's trailers added.
-func gatedMessage(in publishInput, changed, removed []string) string {
-	if len(in.restored) == 0 && len(in.trailers) == 0 {
-		return commitMessage(in.sourceRev, changed, removed)
-	}
-	var rendered, restored []string
-	for _, s := range changed {
-		if _, ok := in.restored[s]; ok {
-			restored = append(restored, s)
-		} else {
-			rendered = append(rendered, s)
-		}
-	}
-	msg := commitMessage(in.sourceRev, rendered, removed)
-	if len(restored) > 0 {
-		subject, rest, _ := strings.Cut(msg, "\n")
-		if len(rendered) == 0 && len(removed) == 0 {
-			subject = "siteops:"
-		} else {
-			subject += ";"
-		}
-		subject += " revert " + strings.Join(restored, ", ") + " to the last healthy output"
-		listed := append(slices.Clone(rendered), removed...)
-		all := append(slices.Clone(listed), restored...)
-		slices.Sort(listed)
-		slices.Sort(all)
-		msg = subject + "\n" + strings.Replace(rest, TrailerSites+": "+strings.Join(listed, ","),
-			TrailerSites+": "+strings.Join(all, ","), 1)
-	}
-	var b strings.Builder
-	b.WriteString(msg)
-	for _, t := range in.trailers {
-		fmt.Fprintf(&b, "%s: %s\n", t.Key, strings.Join(strings.Fields(t.Value), " "))
-	}
-	return b.String()
 }

@@ -23,10 +23,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/publish"
 )
 
 // sitePlan is what a Sync plans and learns per site, one siteRun each, before publishing.
@@ -95,14 +94,14 @@ func (p *sitePlan) guarded(o SyncOptions) error {
 
 // decide skips the guarded sites whose digest is that of a Ready previous render whose output is still on
 // the target branch; skipped sites are Ready.
-func (p *sitePlan) decide(st targetState, previous map[string]SiteState) {
+func (p *sitePlan) decide(st publish.Target, previous map[string]SiteState) {
 	for _, r := range p.runs {
 		if r.invalid != nil || r.guardErr != nil {
 			continue
 		}
 		prev, ok := previous[r.name]
-		if ok && prev.Ready && prev.InputDigest == r.in.Digest && st.files != nil {
-			if mode, _, err := st.files.Entry(r.path + "/" + ManifestFile); err == nil && mode.IsFile() {
+		if ok && prev.Ready && prev.InputDigest == r.in.Digest && st.Files != nil {
+			if mode, _, err := st.Files.Entry(r.path + "/" + ManifestFile); err == nil && mode.IsFile() {
 				r.skip, r.state.Ready = true, true
 			}
 		}
@@ -126,21 +125,15 @@ func (p *sitePlan) rendered(o SyncOptions) {
 	}
 }
 
-// siteFile is the output a Sync publishes for one site: a blob in the target's store.
-type siteFile struct {
-	dir, site string
-	blob      plumbing.Hash
-}
-
 // files lists the outputs to publish, sorted by folder.
-func (p *sitePlan) files() []siteFile {
-	var out []siteFile
+func (p *sitePlan) files() []publish.File {
+	var out []publish.File
 	for _, r := range p.runs {
 		if !r.blob.IsZero() {
-			out = append(out, siteFile{dir: r.path, site: r.name, blob: r.blob})
+			out = append(out, publish.File{Dir: r.path, Site: r.name, Blob: r.blob})
 		}
 	}
-	slices.SortFunc(out, func(a, b siteFile) int { return strings.Compare(a.dir, b.dir) })
+	slices.SortFunc(out, func(a, b publish.File) int { return strings.Compare(a.Dir, b.Dir) })
 	return out
 }
 

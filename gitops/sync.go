@@ -28,6 +28,7 @@ import (
 
 	"github.com/siteops/siteops/gitops/internal/permanent"
 	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/publish"
 )
 
 // Sync fetches the source, renders the sites whose inputs changed and publishes them on the target branch.
@@ -53,7 +54,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		return res, err
 	}
 	var tgt *gitCache
-	var st targetState
+	var st publish.Target
 	defer func() {
 		if tgt != nil {
 			tgt.release()
@@ -89,12 +90,12 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 			return res, err
 		}
 	}
-	author, _ := parseAuthor(o.CommitAuthor) // validated by withDefaults
+	author, _ := publish.ParseAuthor(o.CommitAuthor) // validated by withDefaults
 	removed := removedSites(srcTree, o, plan)
-	pr, err := publish(ctx, tgt, st, publishInput{
-		branch: o.Target.Branch, author: author, sourceRev: res.SourceRevision,
-		files: plan.files(), removed: removed, signer: o.Target.SigningKey, beforePush: o.beforePush,
-		log: o.Logger, restored: g.restored, trailers: g.trailers,
+	pr, err := pushRendered(ctx, tgt, st, publish.Input{
+		Branch: o.Target.Branch, Author: author, SourceRev: res.SourceRevision,
+		Files: plan.files(), Removed: removed, Signer: o.Target.SigningKey, BeforePush: o.beforePush,
+		Log: o.Logger, Restored: g.restored, Trailers: g.trailers,
 	})
 	res.ForeignCommits, res.PushRetries = pr.foreign, pr.retries
 	if err != nil {
@@ -133,30 +134,30 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 }
 
 // openTarget opens the target's cache and fetches the target branch.
-func (sy *Syncer) openTarget(ctx context.Context, src *source, o SyncOptions) (*gitCache, targetState, error) {
+func (sy *Syncer) openTarget(ctx context.Context, src *source, o SyncOptions) (*gitCache, publish.Target, error) {
 	tgtAuth, err := authMethod(o.Target.URL, o.Target.Auth, o.WorkDir)
 	if err != nil {
-		return nil, targetState{}, err
+		return nil, publish.Target{}, err
 	}
 	tgtCA, err := caBundle(o.Target.Auth)
 	if err != nil {
-		return nil, targetState{}, err
+		return nil, publish.Target{}, err
 	}
 	tgt, err := sy.caches.open(o.WorkDir, "tgt", o.Target.URL, tgtAuth, tgtCA)
 	if err != nil {
-		return nil, targetState{}, err
+		return nil, publish.Target{}, err
 	}
 	st, err := fetchTarget(ctx, tgt, src, o)
 	if err != nil {
 		tgt.release()
-		return nil, targetState{}, o.redact(fmt.Errorf("fetching target branch %q: %w", o.Target.Branch, err))
+		return nil, publish.Target{}, o.redact(fmt.Errorf("fetching target branch %q: %w", o.Target.Branch, err))
 	}
 	return tgt, st, nil
 }
 
 // fetchTarget fetches the target branch. When the target is the source's repository, the refs listed to
 // fetch the source serve again: no second listing.
-func fetchTarget(ctx context.Context, tgt *gitCache, src *source, o SyncOptions) (targetState, error) {
+func fetchTarget(ctx context.Context, tgt *gitCache, src *source, o SyncOptions) (publish.Target, error) {
 	if src.refs.listed && sameURL(o.Target.URL, o.Source.URL) {
 		return tgt.fetchListedBranch(ctx, src.refs, o.Target.Branch)
 	}
@@ -198,7 +199,7 @@ func withDefaults(o SyncOptions) (SyncOptions, error) {
 	if !plumbing.NewBranchReferenceName(o.Target.Branch).IsBranch() || o.Target.Branch != path.Clean(o.Target.Branch) {
 		return o, permanent.Error(fmt.Errorf("invalid target branch %q", o.Target.Branch))
 	}
-	if _, err := parseAuthor(o.CommitAuthor); err != nil {
+	if _, err := publish.ParseAuthor(o.CommitAuthor); err != nil {
 		return o, err
 	}
 	return o, nil

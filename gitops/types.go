@@ -21,6 +21,7 @@ import (
 
 	"github.com/go-logr/logr"
 
+	"github.com/siteops/siteops/gitops/publish"
 	"github.com/siteops/siteops/gitops/render"
 )
 
@@ -30,17 +31,22 @@ const (
 	DefaultPathTemplate = "{{.Site}}"
 	DefaultOverlaysDir  = "overlays"
 	DefaultWorkers      = render.DefaultWorkers
-	DefaultCommitAuthor = "siteops <siteops@localhost>"
+	DefaultCommitAuthor = publish.DefaultCommitAuthor
 	// ManifestFile is the file holding a site's rendered objects under its path on the target branch.
-	ManifestFile = "manifests.yaml"
+	ManifestFile = publish.ManifestFile
 )
 
-// Commit trailers written on every rendered commit.
+// Commit trailers: on every rendered commit, and of a gated publish.
 const (
-	TrailerSourceRevision = "Siteops-Source-Revision"
-	TrailerSites          = "Siteops-Sites"
-	TrailerVersion        = "Siteops-Version"
+	TrailerSourceRevision = publish.TrailerSourceRevision
+	TrailerSites          = publish.TrailerSites
+	TrailerVersion        = publish.TrailerVersion
+	TrailerRevertOf       = publish.TrailerRevertOf
+	TrailerFreezeOverride = publish.TrailerFreezeOverride
 )
+
+// Trailer is a commit trailer line "Key: Value".
+type Trailer = publish.Trailer
 
 // Auth holds Git credentials, always read by the caller from a Kubernetes Secret (never logged).
 type Auth struct {
@@ -67,7 +73,7 @@ type TargetSpec struct {
 	URL, Branch, PathTemplate string
 	Auth                      *Auth
 	// SigningKey, when set, signs every commit pushed to the target branch.
-	SigningKey *SigningKey
+	SigningKey *publish.SigningKey
 }
 
 // SyncOptions configures one Sync call.

@@ -43,6 +43,7 @@ import (
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/controllers/sitesync/waves"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/publish"
 	"github.com/siteops/siteops/internal/kit"
 )
 
@@ -148,7 +149,7 @@ type scope struct {
 	source      *gitops.Auth
 	target      *gitops.Auth
 	// signingKey signs the pushed commits and trusted verifies the source commit (trust.go); nil when unset.
-	signingKey *gitops.SigningKey
+	signingKey *publish.SigningKey
 	trusted    *gitops.TrustedKeys
 	// redact scrubs the credentials read in this run from anything written out.
 	redact  gitops.Redactor

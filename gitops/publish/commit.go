@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package publish
 
 import (
 	"fmt"
@@ -29,6 +29,9 @@ import (
 	"github.com/siteops/siteops/gitops/internal/permanent"
 	"github.com/siteops/siteops/internal/version"
 )
+
+// maxForeignCommits bounds the foreign commits reported.
+const maxForeignCommits = 50
 
 // commitMessage is the rendered commit's message with its trailers: the subject names the rendered and the
 // removed sites, the Sites trailer lists both.
@@ -58,7 +61,7 @@ func isSiteopsCommit(c *object.Commit) bool { return sourceTrailer.MatchString(c
 
 // foreignCommits lists, newest first, the commits on the first-parent line from head back to the last siteops
 // commit that siteops did not make.
-func foreignCommits(repo *git.Repository, head plumbing.Hash) ([]string, error) {
+func ForeignCommits(repo *git.Repository, head plumbing.Hash) ([]string, error) {
 	var out []string
 	for h := head; !h.IsZero() && len(out) < maxForeignCommits; {
 		c, err := repo.CommitObject(h)
@@ -77,10 +80,14 @@ func foreignCommits(repo *git.Repository, head plumbing.Hash) ([]string, error) 
 	return out, nil
 }
 
+// authorRE matches "Name <email>".
 var authorRE = regexp.MustCompile(`^\s*(.*?)\s*<([^<>]*)>\s*$`)
 
-// parseAuthor parses "Name <email>".
-func parseAuthor(s string) (object.Signature, error) {
+// DefaultCommitAuthor is the author of rendered commits when none is given.
+const DefaultCommitAuthor = "siteops <siteops@localhost>"
+
+// ParseAuthor parses "Name <email>" ("" is DefaultCommitAuthor); errors are permanent.
+func ParseAuthor(s string) (object.Signature, error) {
 	if s == "" {
 		s = DefaultCommitAuthor
 	}
