@@ -29,6 +29,7 @@ import (
 
 	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // Checkout is a read-only, guarded view of a source tree for the CLI: a working copy on disk or a fetched
@@ -68,39 +69,39 @@ func OpenDir(dir string) (*Checkout, error) {
 
 // FetchCheckout fetches spec into workDir (a cache reused across calls) and opens the commit it names.
 func (sy *Syncer) FetchCheckout(ctx context.Context, workDir string, spec SourceSpec) (*Checkout, error) {
-	src, err := sy.fetchSource(ctx, workDir, spec)
+	src, err := sy.caches.Fetch(ctx, workDir, spec)
 	if err != nil {
 		return nil, err
 	}
-	return &Checkout{tree: tree.NewGit(src.cache.repo.Storer, src.tree), Revision: src.commit.Hash.String(),
-		release: src.release}, nil
+	return &Checkout{tree: tree.NewGit(src.Cache.Repo().Storer, src.Tree), Revision: src.Commit.Hash.String(),
+		release: src.Release}, nil
 }
 
 // FetchBranch opens the head of branch of url (with auth), or returns ok=false when the branch does not exist.
 func (sy *Syncer) FetchBranch(ctx context.Context, workDir, url, branch string,
 	auth *Auth) (c *Checkout, ok bool, err error) {
-	if err := ValidateURL(url); err != nil {
+	if err := source.ValidateURL(url); err != nil {
 		return nil, false, err
 	}
-	method, err := authMethod(url, auth, workDir)
+	method, err := source.AuthMethod(url, auth, workDir)
 	if err != nil {
 		return nil, false, err
 	}
-	ca, err := caBundle(auth)
+	ca, err := source.CABundle(auth)
 	if err != nil {
 		return nil, false, err
 	}
-	cache, err := sy.caches.open(workDir, "tgt", url, method, ca)
+	cache, err := sy.caches.Open(workDir, "tgt", url, method, ca)
 	if err != nil {
 		return nil, false, err
 	}
-	st, err := cache.fetchBranch(ctx, branch)
+	st, err := cache.FetchBranch(ctx, branch)
 	if err != nil || st.Tree == nil {
-		cache.release()
-		return nil, false, redactErr(err, auth)
+		cache.Release()
+		return nil, false, source.NewRedactor(auth).Error(err)
 	}
-	return &Checkout{tree: tree.NewGit(cache.repo.Storer, st.Tree), Revision: st.Head.String(),
-		release: cache.release}, true, nil
+	return &Checkout{tree: tree.NewGit(cache.Repo().Storer, st.Tree), Revision: st.Head.String(),
+		release: cache.Release}, true, nil
 }
 
 // Close releases the checkout's cache.

@@ -24,6 +24,7 @@ import (
 
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/publish"
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // PublishGate chooses, after the sites are rendered and before anything is committed, which sites' new
@@ -63,7 +64,7 @@ type gated struct {
 
 // applyGate asks the gate which rendered sites to publish, leaves the held ones out (keeping their previous
 // state, so they render again) and adds the restored outputs.
-func applyGate(c *gitCache, st publish.Target, gate PublishGate, o SyncOptions, sourceRev string,
+func applyGate(c *source.Cache, st publish.Target, gate PublishGate, o SyncOptions, sourceRev string,
 	plan *sitePlan) (gated, error) {
 	var changed []string
 	for _, r := range plan.runs {
@@ -114,8 +115,8 @@ func manifestBlob(t *tree.Git, dir string) (plumbing.Hash, bool) {
 }
 
 // commitManifestBlob is the blob of a site folder's manifest in a commit of the target branch's history.
-func commitManifestBlob(c *gitCache, commit, dir string) (plumbing.Hash, error) {
-	co, err := c.repo.CommitObject(plumbing.NewHash(commit))
+func commitManifestBlob(c *source.Cache, commit, dir string) (plumbing.Hash, error) {
+	co, err := c.Repo().CommitObject(plumbing.NewHash(commit))
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -123,7 +124,7 @@ func commitManifestBlob(c *gitCache, commit, dir string) (plumbing.Hash, error) 
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h, ok := manifestBlob(tree.NewGit(c.repo.Storer, root), dir)
+	h, ok := manifestBlob(tree.NewGit(c.Repo().Storer, root), dir)
 	if !ok {
 		return plumbing.ZeroHash, fmt.Errorf("no %s/%s in it", dir, ManifestFile)
 	}

@@ -41,32 +41,6 @@ func TestValidateSiteName(t *testing.T) {
 	}
 }
 
-func TestValidateURL(t *testing.T) {
-	for url, want := range map[string]string{
-		"https://example.com/org/repo.git": "",
-		"http://127.0.0.1:8080/repo.git":   "",
-		"ssh://git@example.com/org/repo":   "",
-		"git@example.com:org/repo.git":     "",
-		"file:///srv/git/repo.git":         "",
-		"":                                 "empty",
-		"git://example.com/repo":           "unsupported git URL scheme",
-		"ftp://example.com/repo":           "unsupported git URL scheme",
-		"/srv/git/repo.git":                "unsupported git URL scheme",
-		"https:///repo":                    "no host",
-		"https://user:token@example.com/r": "carries a password",
-	} {
-		g := NewWithT(t)
-		err := ValidateURL(url)
-		if want == "" {
-			g.Expect(err).NotTo(HaveOccurred(), url)
-			continue
-		}
-		g.Expect(err).To(MatchError(ContainSubstring(want)), url)
-		g.Expect(IsPermanent(err)).To(BeTrue())
-		g.Expect(err.Error()).NotTo(ContainSubstring("token"))
-	}
-}
-
 func TestSitePaths(t *testing.T) {
 	for _, tc := range []struct {
 		tmpl  string
@@ -113,13 +87,4 @@ func TestParseImage(t *testing.T) {
 		_, err := render.ParseImage(bad)
 		NewWithT(t).Expect(err).To(HaveOccurred(), bad)
 	}
-}
-
-func TestRedactRemovesSecrets(t *testing.T) {
-	g := NewWithT(t)
-	a := &Auth{Username: "git", Password: "tok-123456"}
-	g.Expect(redact("GET https://git:tok-123456@host/x failed: tok-123456",
-		a)).To(Equal("GET https://***@host/x failed: ***"))
-	g.Expect(redact("https://u:anything@h/r")).To(Equal("https://***@h/r"))
-	g.Expect(redact("https://tok-in-user-position@h/r")).To(Equal("https://***@h/r"))
 }

@@ -25,6 +25,8 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // TestCLIAndSyncRenderTheSameBytesAndErrors renders one revision of a repository whose overlays include every
@@ -71,7 +73,7 @@ func TestCLIAndSyncRenderTheSameBytesAndErrors(t *testing.T) {
 	res := e.sync(t, nil)
 	g.Expect(res.SourceRevision).To(Equal(rev))
 	g.Expect(res.Sites).To(HaveLen(len(cli)))
-	scrub := NewRedactor()
+	scrub := source.NewRedactor()
 	failed := 0
 	for _, r := range cli {
 		s := site(t, res, r.Name)

@@ -21,6 +21,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/test/gitserver"
 )
 
@@ -95,7 +96,7 @@ func TestValidateCABundle(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
-			err := ValidateCABundle([]byte(tc.pem))
+			err := source.ValidateCABundle([]byte(tc.pem))
 			if tc.wantErr == "" {
 				g.Expect(err).NotTo(HaveOccurred())
 				return

@@ -29,6 +29,7 @@ import (
 	"github.com/siteops/siteops/gitops/internal/permanent"
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/publish"
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // Sync fetches the source, renders the sites whose inputs changed and publishes them on the target branch.
@@ -39,29 +40,29 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	if err != nil {
 		return SyncResult{}, err
 	}
-	src, err := sy.fetchSource(ctx, o.WorkDir, o.Source)
+	src, err := sy.caches.Fetch(ctx, o.WorkDir, o.Source)
 	if err != nil {
 		return SyncResult{}, err
 	}
-	defer src.release()
-	res := SyncResult{SourceRevision: src.commit.Hash.String()}
-	if src.ref.IsBranch() && sameURL(o.Target.URL, o.Source.URL) && src.ref.Short() == o.Target.Branch {
+	defer src.Release()
+	res := SyncResult{SourceRevision: src.Commit.Hash.String()}
+	if src.Ref.IsBranch() && sameURL(o.Target.URL, o.Source.URL) && src.Ref.Short() == o.Target.Branch {
 		return res, permanent.Error(fmt.Errorf("target branch %q is the source branch", o.Target.Branch))
 	}
-	srcTree := src.cache.gitTree(src.tree)
+	srcTree := src.Cache.Tree(src.Tree)
 	plan, err := newSitePlan(srcTree, o)
 	if err != nil {
 		return res, err
 	}
-	var tgt *gitCache
+	var tgt *source.Cache
 	var st publish.Target
 	defer func() {
 		if tgt != nil {
-			tgt.release()
+			tgt.Release()
 		}
 	}()
 	var storeMu sync.Mutex // one writer into the target's store at a time
-	b := builder{guard: sy.guards.guard(src.cache.dir, srcTree), workers: o.Workers, onRender: sy.onRender}
+	b := builder{guard: sy.guards.guard(src.Cache.Dir(), srcTree), workers: o.Workers, onRender: sy.onRender}
 	err = buildSites(ctx, plan.runs, b, func() error {
 		if err := plan.guarded(o); err != nil {
 			return err
@@ -77,7 +78,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		}
 		storeMu.Lock()
 		defer storeMu.Unlock()
-		r.blob, err = tree.StoreBlob(tgt.repo.Storer, yaml)
+		r.blob, err = tree.StoreBlob(tgt.Repo().Storer, yaml)
 		return err
 	})
 	if err != nil {
@@ -134,22 +135,23 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 }
 
 // openTarget opens the target's cache and fetches the target branch.
-func (sy *Syncer) openTarget(ctx context.Context, src *source, o SyncOptions) (*gitCache, publish.Target, error) {
-	tgtAuth, err := authMethod(o.Target.URL, o.Target.Auth, o.WorkDir)
+func (sy *Syncer) openTarget(ctx context.Context, src *source.Fetched,
+	o SyncOptions) (*source.Cache, publish.Target, error) {
+	tgtAuth, err := source.AuthMethod(o.Target.URL, o.Target.Auth, o.WorkDir)
 	if err != nil {
 		return nil, publish.Target{}, err
 	}
-	tgtCA, err := caBundle(o.Target.Auth)
+	tgtCA, err := source.CABundle(o.Target.Auth)
 	if err != nil {
 		return nil, publish.Target{}, err
 	}
-	tgt, err := sy.caches.open(o.WorkDir, "tgt", o.Target.URL, tgtAuth, tgtCA)
+	tgt, err := sy.caches.Open(o.WorkDir, "tgt", o.Target.URL, tgtAuth, tgtCA)
 	if err != nil {
 		return nil, publish.Target{}, err
 	}
 	st, err := fetchTarget(ctx, tgt, src, o)
 	if err != nil {
-		tgt.release()
+		tgt.Release()
 		return nil, publish.Target{}, o.redact(fmt.Errorf("fetching target branch %q: %w", o.Target.Branch, err))
 	}
 	return tgt, st, nil
@@ -157,11 +159,15 @@ func (sy *Syncer) openTarget(ctx context.Context, src *source, o SyncOptions) (*
 
 // fetchTarget fetches the target branch. When the target is the source's repository, the refs listed to
 // fetch the source serve again: no second listing.
-func fetchTarget(ctx context.Context, tgt *gitCache, src *source, o SyncOptions) (publish.Target, error) {
-	if src.refs.listed && sameURL(o.Target.URL, o.Source.URL) {
-		return tgt.fetchListedBranch(ctx, src.refs, o.Target.Branch)
+func fetchTarget(ctx context.Context, tgt *source.Cache, src *source.Fetched, o SyncOptions) (publish.Target, error) {
+	var b source.Branch
+	var err error
+	if src.Refs.Listed && sameURL(o.Target.URL, o.Source.URL) {
+		b, err = tgt.FetchListedBranch(ctx, src.Refs, o.Target.Branch)
+	} else {
+		b, err = tgt.FetchBranch(ctx, o.Target.Branch)
 	}
-	return tgt.fetchBranch(ctx, o.Target.Branch)
+	return publish.Target(b), err
 }
 
 // withDefaults fills the defaults of opts and validates them; errors are permanent.
@@ -190,10 +196,10 @@ func withDefaults(o SyncOptions) (SyncOptions, error) {
 	if o.WorkDir == "" {
 		return o, permanent.Error(errors.New("WorkDir is required"))
 	}
-	if err := ValidateURL(o.Source.URL); err != nil {
+	if err := source.ValidateURL(o.Source.URL); err != nil {
 		return o, err
 	}
-	if err := ValidateURL(o.Target.URL); err != nil {
+	if err := source.ValidateURL(o.Target.URL); err != nil {
 		return o, err
 	}
 	if !plumbing.NewBranchReferenceName(o.Target.Branch).IsBranch() || o.Target.Branch != path.Clean(o.Target.Branch) {
@@ -205,8 +211,12 @@ func withDefaults(o SyncOptions) (SyncOptions, error) {
 	return o, nil
 }
 
-func (o SyncOptions) redactMsg(s string) string { return redact(s, o.Source.Auth, o.Target.Auth) }
-func (o SyncOptions) redact(err error) error    { return redactErr(err, o.Source.Auth, o.Target.Auth) }
+func (o SyncOptions) redactMsg(s string) string {
+	return source.NewRedactor(o.Source.Auth, o.Target.Auth).String(s)
+}
+func (o SyncOptions) redact(err error) error {
+	return source.NewRedactor(o.Source.Auth, o.Target.Auth).Error(err)
+}
 
 func hashString(h plumbing.Hash) string {
 	if h.IsZero() {

@@ -42,13 +42,7 @@ func manySitesRepo(n int) map[string]string {
 // decodedTrees is how many trees the last Sync of sy in workDir read from its caches' stores (not remembered from
 // the Sync before).
 func decodedTrees(sy *Syncer, workDir string) int {
-	n := 0
-	for dir, d := range sy.caches.dirs {
-		if strings.HasPrefix(dir, workDir+"/") && d.trees != nil {
-			n += d.trees.Decoded()
-		}
-	}
-	return n
+	return sy.caches.TreesDecoded(workDir + "/")
 }
 
 // git runs the git CLI on the server's bare repository and returns its output lines.

@@ -24,6 +24,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/test/gitserver"
 )
 
@@ -35,7 +36,7 @@ func trustedEnv(t *testing.T) (*syncEnv, *gitserver.Worktree, *gitserver.GPG, *g
 	dev := gitserver.NewOpenPGPKey(t, "developer", "dev@example.com", "")
 	gpg := gitserver.NewGPG(t)
 	gpg.Import(t, dev.PrivateArmored)
-	trusted, err := ParseTrustedKeys(map[string][]byte{"developer.asc": dev.PublicArmored})
+	trusted, err := source.ParseTrustedKeys(map[string][]byte{"developer.asc": dev.PublicArmored})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestVerifiedSourceRefusesUnsignedAndUnknownSignersAndKeepsTheLastGoodOutput
 	wt.Push()
 	_, err = e.trySync(t)
 	g.Expect(err).To(HaveOccurred())
-	g.Expect(errors.Is(err, ErrSourceNotVerified)).To(BeTrue())
+	g.Expect(errors.Is(err, source.ErrSourceNotVerified)).To(BeTrue())
 	g.Expect(IsPermanent(err)).To(BeTrue())
 	g.Expect(err.Error()).To(ContainSubstring("commit " + unsigned[:12] + " is not signed"))
 	g.Expect(e.srv.Head(t, e.repo, DefaultTargetBranch)).To(Equal(renderedHead), "the rendered branch is untouched")
@@ -94,7 +95,7 @@ func TestVerifiedSourceRefusesUnsignedAndUnknownSignersAndKeepsTheLastGoodOutput
 	signedByStranger := wt.CommitSigned("stranger's change", gpg, stranger)
 	wt.Push()
 	_, err = e.trySync(t)
-	g.Expect(errors.Is(err, ErrSourceNotVerified)).To(BeTrue())
+	g.Expect(errors.Is(err, source.ErrSourceNotVerified)).To(BeTrue())
 	g.Expect(err.Error()).To(ContainSubstring("commit " + signedByStranger[:12] + " is signed by key " + stranger.KeyID +
 		", which is not one of the trusted keys"))
 	g.Expect(e.srv.Head(t, e.repo, DefaultTargetBranch)).To(Equal(renderedHead))
@@ -129,7 +130,7 @@ func TestParseTrustedKeys(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
-			k, err := ParseTrustedKeys(tc.entries)
+			k, err := source.ParseTrustedKeys(tc.entries)
 			if tc.wantErr != "" {
 				g.Expect(err).To(MatchError(ContainSubstring(tc.wantErr)))
 				return

@@ -19,6 +19,8 @@ package gitops
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // Syncer renders and publishes sites. It owns what a process keeps between calls: a lock per cache folder,
@@ -26,7 +28,7 @@ import (
 // Git HTTP(S) client with its open connections, and the push capabilities of the remotes. Make one per
 // process (the manager and the CLI each make theirs) and share it; it is safe for concurrent use.
 type Syncer struct {
-	caches   *caches
+	caches   *source.Caches
 	guards   *guardMemos
 	onRender func(site string)
 }
@@ -40,7 +42,7 @@ type SyncerOptions struct {
 
 // NewSyncer makes a Syncer with nothing remembered yet.
 func NewSyncer(o SyncerOptions) *Syncer {
-	return &Syncer{caches: newCaches(newRemotes()), guards: newGuardMemos(), onRender: o.OnRender}
+	return &Syncer{caches: source.NewCaches(), guards: newGuardMemos(), onRender: o.OnRender}
 }
 
 // RemoveWorkDir removes workDir, the cache folder of Syncs that will not run again (say, of a deleted
@@ -49,6 +51,6 @@ func NewSyncer(o SyncerOptions) *Syncer {
 func (sy *Syncer) RemoveWorkDir(workDir string) error {
 	prefix := filepath.Clean(workDir) + string(filepath.Separator)
 	sy.guards.forget(prefix)
-	sy.caches.forget(prefix)
+	sy.caches.Forget(prefix)
 	return os.RemoveAll(workDir)
 }

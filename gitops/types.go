@@ -23,6 +23,7 @@ import (
 
 	"github.com/siteops/siteops/gitops/publish"
 	"github.com/siteops/siteops/gitops/render"
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // Defaults of the options.
@@ -49,23 +50,10 @@ const (
 type Trailer = publish.Trailer
 
 // Auth holds Git credentials, always read by the caller from a Kubernetes Secret (never logged).
-type Auth struct {
-	Username, Password string // HTTPS basic auth; a token goes in Password (Username may be "git")
-	SSHPrivateKey      []byte // PEM; with SSHKnownHosts (required when SSHPrivateKey is set)
-	SSHKnownHosts      []byte
-	// CABundle holds PEM certificates HTTPS connections trust on top of the system's (a private CA).
-	CABundle []byte
-}
+type Auth = source.Auth
 
-// SourceSpec names the source repository and revision. Ref is a branch, tag or full commit SHA; "" means the
-// remote's default branch.
-type SourceSpec struct {
-	URL, Ref string
-	Auth     *Auth
-	// Verify, when set, accepts only a source commit signed by one of these keys (mode HEAD); any other
-	// commit fails the Sync with ErrSourceNotVerified before anything is rendered.
-	Verify *TrustedKeys
-}
+// SourceSpec names the source repository and revision.
+type SourceSpec = source.SourceSpec
 
 // TargetSpec names where rendered output goes. Branch defaults to "rendered", PathTemplate (a text/template
 // over {{.Site}}) to "{{.Site}}".

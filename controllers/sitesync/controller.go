@@ -44,6 +44,7 @@ import (
 	"github.com/siteops/siteops/controllers/sitesync/waves"
 	"github.com/siteops/siteops/gitops"
 	"github.com/siteops/siteops/gitops/publish"
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/internal/kit"
 )
 
@@ -150,9 +151,9 @@ type scope struct {
 	target      *gitops.Auth
 	// signingKey signs the pushed commits and trusted verifies the source commit (trust.go); nil when unset.
 	signingKey *publish.SigningKey
-	trusted    *gitops.TrustedKeys
+	trusted    *source.TrustedKeys
 	// redact scrubs the credentials read in this run from anything written out.
-	redact  gitops.Redactor
+	redact  source.Redactor
 	started time.Time
 	result  gitops.SyncResult
 	// deliveryOnly is set when no sync is due: the run only observes the sites' Applications.

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package source
 
 import (
 	"crypto/x509"
@@ -29,7 +29,7 @@ import (
 // caBundle returns the PEM certificates of a.CABundle that HTTPS connections trust on top of the system's, or
 // nil. A bundle without a single parsable certificate is a permanent error. There is deliberately no way to
 // skip certificate verification.
-func caBundle(a *Auth) ([]byte, error) {
+func CABundle(a *Auth) ([]byte, error) {
 	if a == nil || len(a.CABundle) == 0 {
 		return nil, nil
 	}

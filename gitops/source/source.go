@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package source
 
 import (
 	"context"
@@ -34,29 +34,30 @@ import (
 
 var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
-// source is a fetched source commit; release unlocks its cache.
-type source struct {
-	cache  *gitCache
-	commit *object.Commit
-	tree   *object.Tree
-	ref    plumbing.ReferenceName // the branch or tag fetched; "" for a SHA
-	refs   remoteRefs             // the source's refs as listed for the fetch (not listed for a SHA)
+// Fetched is a fetched source commit, in its locked cache.
+type Fetched struct {
+	Cache  *Cache
+	Commit *object.Commit
+	Tree   *object.Tree
+	Ref    plumbing.ReferenceName // the branch or tag fetched; "" for a SHA
+	Refs   Refs                   // the source's refs as listed for the fetch (not listed for a SHA)
 }
 
-func (s *source) release() { s.cache.release() }
+// Release unlocks the fetch's cache.
+func (s *Fetched) Release() { s.Cache.Release() }
 
-// fetchSource fetches spec into workDir and returns the commit it names. A branch or tag is fetched shallow
+// Fetch fetches spec into workDir and returns the commit it names. A branch or tag is fetched shallow
 // (depth 1) and then incrementally; a full SHA uses a full clone. A failed incremental fetch (e.g. after a
 // force-push the shallow history cannot follow) starts again from an empty cache.
-func (sy *Syncer) fetchSource(ctx context.Context, workDir string, spec SourceSpec) (*source, error) {
+func (cs *Caches) Fetch(ctx context.Context, workDir string, spec SourceSpec) (*Fetched, error) {
 	if err := ValidateURL(spec.URL); err != nil {
 		return nil, err
 	}
-	auth, err := authMethod(spec.URL, spec.Auth, workDir)
+	auth, err := AuthMethod(spec.URL, spec.Auth, workDir)
 	if err != nil {
 		return nil, err
 	}
-	ca, err := caBundle(spec.Auth)
+	ca, err := CABundle(spec.Auth)
 	if err != nil {
 		return nil, err
 	}
@@ -64,41 +65,41 @@ func (sy *Syncer) fetchSource(ctx context.Context, workDir string, spec SourceSp
 	if fullSHA.MatchString(spec.Ref) {
 		kind = "src-full"
 	}
-	cache, err := sy.caches.open(workDir, kind, spec.URL, auth, ca)
+	cache, err := cs.Open(workDir, kind, spec.URL, auth, ca)
 	if err != nil {
 		return nil, err
 	}
 	commit, ref, refs, err := cache.fetchRef(ctx, spec.Ref)
-	if err != nil && !IsPermanent(err) && ctx.Err() == nil {
+	if err != nil && !permanent.Is(err) && ctx.Err() == nil {
 		if rerr := cache.reset(); rerr == nil {
 			commit, ref, refs, err = cache.fetchRef(ctx, spec.Ref)
 		}
 	}
 	if err != nil {
-		cache.release()
+		cache.Release()
 		return nil, redactErr(fmt.Errorf("fetching %s: %w", redact(spec.URL), err), spec.Auth)
 	}
 	if spec.Verify != nil {
 		if err := spec.Verify.verifyCommit(commit); err != nil {
-			cache.release()
+			cache.Release()
 			return nil, err
 		}
 	}
 	tree, err := commit.Tree()
 	if err != nil {
-		cache.release()
+		cache.Release()
 		return nil, fmt.Errorf("reading the tree of %s: %w", commit.Hash, err)
 	}
-	return &source{cache: cache, commit: commit, tree: tree, ref: ref, refs: refs}, nil
+	return &Fetched{Cache: cache, Commit: commit, Tree: tree, Ref: ref, Refs: refs}, nil
 }
 
 // fetchRef brings ref into the cache and returns its commit, the remote ref it came from and the remote's
 // refs as listed (not listed for a SHA): one request to list, and one to fetch when ref moved.
-func (c *gitCache) fetchRef(ctx context.Context, ref string) (*object.Commit, plumbing.ReferenceName, remoteRefs,
+func (c *Cache) fetchRef(ctx context.Context, ref string) (*object.Commit, plumbing.ReferenceName, Refs,
 	error) {
 	if fullSHA.MatchString(ref) {
 		commit, err := c.fetchSHA(ctx, plumbing.NewHash(ref))
-		return commit, "", remoteRefs{}, err
+		return commit, "", Refs{}, err
 	}
 	refs, err := c.listRemote(ctx)
 	if err != nil {
@@ -121,7 +122,7 @@ func (c *gitCache) fetchRef(ctx context.Context, ref string) (*object.Commit, pl
 }
 
 // fetchSHA makes sure commit h is in the (full) cache, fetching every branch and tag when it is not.
-func (c *gitCache) fetchSHA(ctx context.Context, h plumbing.Hash) (*object.Commit, error) {
+func (c *Cache) fetchSHA(ctx context.Context, h plumbing.Hash) (*object.Commit, error) {
 	if commit, err := c.repo.CommitObject(h); err == nil {
 		return commit, nil
 	}
@@ -147,7 +148,7 @@ func (c *gitCache) fetchSHA(ctx context.Context, h plumbing.Hash) (*object.Commi
 
 // pickRef finds the remote ref a SourceSpec.Ref names: "" is the default branch, then a branch, a tag, or a
 // full ref name. Not found is permanent.
-func pickRef(refs remoteRefs, ref string) (plumbing.ReferenceName, error) {
+func pickRef(refs Refs, ref string) (plumbing.ReferenceName, error) {
 	if ref == "" {
 		if _, ok := refs.hashes[refs.head]; ok {
 			return refs.head, nil
@@ -170,7 +171,7 @@ func pickRef(refs remoteRefs, ref string) (plumbing.ReferenceName, error) {
 }
 
 // peelCommit returns the commit h names, following annotated tags.
-func (c *gitCache) peelCommit(h plumbing.Hash) (*object.Commit, error) {
+func (c *Cache) peelCommit(h plumbing.Hash) (*object.Commit, error) {
 	for range 10 {
 		if commit, err := c.repo.CommitObject(h); err == nil {
 			return commit, nil

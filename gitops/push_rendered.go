@@ -28,6 +28,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/siteops/siteops/gitops/publish"
+	"github.com/siteops/siteops/gitops/source"
 )
 
 const (
@@ -36,43 +37,7 @@ const (
 	pushBackoffBase = 200 * time.Millisecond
 )
 
-// fetchBranch lists the remote and fetches the whole history of branch (to find the last siteops commit)
-// into the cache.
-func (c *gitCache) fetchBranch(ctx context.Context, branch string) (publish.Target, error) {
-	refs, err := c.listRemote(ctx)
-	if err != nil {
-		return publish.Target{}, err
-	}
-	return c.fetchListedBranch(ctx, refs, branch)
-}
-
-// fetchListedBranch fetches branch at the commit refs lists for it (a listing of the same repository, e.g.
-// the one made for the source), which costs a request only when the cache does not have that commit yet.
-func (c *gitCache) fetchListedBranch(ctx context.Context, refs remoteRefs, branch string) (publish.Target, error) {
-	want, ok := refs.hashes[plumbing.NewBranchReferenceName(branch)]
-	if !ok {
-		return publish.Target{}, nil
-	}
-	if err := c.fetchRefAt(ctx, refs, want, remoteTracking(branch), 0); err != nil {
-		return publish.Target{}, err
-	}
-	commit, err := c.repo.CommitObject(want)
-	if err != nil {
-		return publish.Target{}, fmt.Errorf("reading target head %s: %w", want, err)
-	}
-	tree, err := commit.Tree()
-	if err != nil {
-		return publish.Target{}, fmt.Errorf("reading target tree %s: %w", commit.TreeHash, err)
-	}
-	return publish.Target{Head: commit.Hash, Tree: tree, Files: c.gitTree(tree)}, nil
-}
-
-// remoteTracking is the cache's ref of branch as last fetched or pushed.
-func remoteTracking(branch string) plumbing.ReferenceName {
-	return plumbing.ReferenceName("refs/remotes/origin/" + branch)
-}
-
-// publishResult is what publish did.
+// publishResult is what pushRendered did.
 type publishResult struct {
 	head    plumbing.Hash
 	pushed  bool
@@ -83,16 +48,16 @@ type publishResult struct {
 
 // pushRendered writes in.Files over the target branch starting from st, commits when the tree changed, and pushes
 // without force. When the branch moved meanwhile it re-fetches, re-applies and retries with backoff.
-func pushRendered(ctx context.Context, c *gitCache, st publish.Target, in publish.Input) (publishResult, error) {
+func pushRendered(ctx context.Context, c *source.Cache, st publish.Target, in publish.Input) (publishResult, error) {
 	var res publishResult
 	for attempt := 0; ; attempt++ {
 		res.retries = attempt
-		foreign, err := publish.ForeignCommits(c.repo, st.Head)
+		foreign, err := publish.ForeignCommits(c.Repo(), st.Head)
 		if err != nil {
 			return res, err
 		}
 		res.foreign = foreign
-		commit, changed, err := publish.Build(c.repo.Storer, st, in)
+		commit, changed, err := publish.Build(c.Repo().Storer, st, in)
 		if err != nil {
 			return res, err
 		}
@@ -103,7 +68,7 @@ func pushRendered(ctx context.Context, c *gitCache, st publish.Target, in publis
 		if in.BeforePush != nil {
 			in.BeforePush(attempt)
 		}
-		err = c.push(ctx, in.Branch, st.Head, commit)
+		err = c.Push(ctx, in.Branch, st.Head, commit)
 		if err == nil {
 			res.head, res.pushed, res.changed = commit, true, changed
 			in.Log.Info("pushed rendered commit", "commit", commit.String(), "sites", changed, "retries", attempt)
@@ -116,9 +81,11 @@ func pushRendered(ctx context.Context, c *gitCache, st publish.Target, in publis
 		if err := sleepCtx(ctx, backoff(attempt)); err != nil {
 			return res, err
 		}
-		if st, err = c.fetchBranch(ctx, in.Branch); err != nil {
+		b, err := c.FetchBranch(ctx, in.Branch)
+		if err != nil {
 			return res, err
 		}
+		st = publish.Target(b)
 	}
 }
 

@@ -14,7 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+// Package source fetches the source commit into an on-disk cache of the repository (shallow, then
+// incremental), with the credentials, TLS roots and host keys given, and checks its OpenPGP signature when
+// asked; the same caches serve the target branch, and the pushes to it.
+package source
 
 import (
 	"crypto/sha256"
@@ -37,10 +40,10 @@ import (
 	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
-// gitCache is a bare go-git repository under WorkDir that caches one remote URL for one purpose ("src",
+// Cache is a bare go-git repository under WorkDir that caches one remote URL for one purpose ("src",
 // "src-full", "tgt"), reused across calls for incremental fetches. Its lock serializes the goroutines of this
 // process using it; hold it from open to the last read.
-type gitCache struct {
+type Cache struct {
 	dir     string
 	url     string
 	auth    transport.AuthMethod
@@ -52,9 +55,9 @@ type gitCache struct {
 	trees   *tree.Memo // the trees this open of the cache decoded, kept for the next one
 }
 
-// caches owns what a process keeps about the cache folders it opens: a lock per folder and the trees the
+// Caches owns what a process keeps about the cache folders it opens: a lock per folder and the trees the
 // last open of each decoded. The lock serializes the goroutines of this process using a folder.
-type caches struct {
+type Caches struct {
 	mu      sync.Mutex
 	dirs    map[string]*cacheDir
 	remotes *remotes
@@ -66,10 +69,11 @@ type cacheDir struct {
 	trees *tree.Memo // the memo of the last open, read and replaced while lock is held
 }
 
-func newCaches(r *remotes) *caches { return &caches{dirs: map[string]*cacheDir{}, remotes: r} }
+// NewCaches is a registry of cache folders with nothing remembered yet.
+func NewCaches() *Caches { return &Caches{dirs: map[string]*cacheDir{}, remotes: newRemotes()} }
 
 // dir is the entry of cache folder dir, made on first use.
-func (cs *caches) dir(dir string) *cacheDir {
+func (cs *Caches) dir(dir string) *cacheDir {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	d, ok := cs.dirs[dir]
@@ -80,9 +84,9 @@ func (cs *caches) dir(dir string) *cacheDir {
 	return d
 }
 
-// forget drops the tree memos of the cache folders under prefix (a folder path ending in a separator),
+// Forget drops the tree memos of the cache folders under prefix (a folder path ending in a separator),
 // waiting for a Sync that holds one of them.
-func (cs *caches) forget(prefix string) {
+func (cs *Caches) Forget(prefix string) {
 	var under []*cacheDir
 	cs.mu.Lock()
 	for dir, d := range cs.dirs {
@@ -98,12 +102,26 @@ func (cs *caches) forget(prefix string) {
 	}
 }
 
-// open locks and opens (or creates) the cache of url for kind under workDir; ca (PEM, may be nil) is
+// TreesDecoded is how many trees the last open of each cache folder under prefix read from its store (not
+// found in what the open before it read).
+func (cs *Caches) TreesDecoded(prefix string) int {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	n := 0
+	for dir, d := range cs.dirs {
+		if strings.HasPrefix(dir, prefix) && d.trees != nil {
+			n += d.trees.Decoded()
+		}
+	}
+	return n
+}
+
+// Open locks and opens (or creates) the cache of url for kind under workDir; ca (PEM, may be nil) is
 // trusted for HTTPS on top of the system's roots.
-func (cs *caches) open(workDir, kind, url string, auth transport.AuthMethod, ca []byte) (*gitCache, error) {
+func (cs *Caches) Open(workDir, kind, url string, auth transport.AuthMethod, ca []byte) (*Cache, error) {
 	sum := sha256.Sum256([]byte(url))
 	dir := filepath.Join(workDir, kind+"-"+hex.EncodeToString(sum[:8]))
-	c := &gitCache{dir: dir, url: url, auth: auth, ca: ca, held: cs.dir(dir), remotes: cs.remotes}
+	c := &Cache{dir: dir, url: url, auth: auth, ca: ca, held: cs.dir(dir), remotes: cs.remotes}
 	c.held.lock.Lock()
 	if err := c.open(); err != nil {
 		c.held.lock.Unlock()
@@ -114,7 +132,7 @@ func (cs *caches) open(workDir, kind, url string, auth transport.AuthMethod, ca 
 
 // open opens the bare repository with its pack files kept open and an object cache until release: a Sync
 // reads thousands of objects, and go-git otherwise opens, stats and closes the pack file for each one.
-func (c *gitCache) open() error {
+func (c *Cache) open() error {
 	c.storage = filesystem.NewStorageWithOptions(osfs.New(c.dir), cache.NewObjectLRUDefault(),
 		filesystem.Options{KeepDescriptors: true})
 	repo, err := git.Open(c.storage, nil)
@@ -137,7 +155,7 @@ func (c *gitCache) open() error {
 }
 
 // reset throws the cache away and starts an empty one (e.g. after a failed incremental fetch).
-func (c *gitCache) reset() error {
+func (c *Cache) reset() error {
 	c.closeStorage()
 	if err := os.RemoveAll(c.dir); err != nil {
 		return fmt.Errorf("removing cache %s: %w", c.dir, err)
@@ -145,14 +163,20 @@ func (c *gitCache) reset() error {
 	return c.open()
 }
 
-// release closes the pack files and unlocks the cache.
-func (c *gitCache) release() {
+// Dir is the cache's folder.
+func (c *Cache) Dir() string { return c.dir }
+
+// Repo is the cache's repository.
+func (c *Cache) Repo() *git.Repository { return c.repo }
+
+// Release closes the pack files and unlocks the cache.
+func (c *Cache) Release() {
 	c.closeStorage()
 	c.held.lock.Unlock()
 }
 
 // closeStorage closes the pack files kept open since open; the object cache goes with the storage.
-func (c *gitCache) closeStorage() {
+func (c *Cache) closeStorage() {
 	if c.storage != nil {
 		_ = c.storage.Close() // read-only descriptors: nothing to lose
 		c.storage, c.repo = nil, nil
@@ -161,7 +185,7 @@ func (c *gitCache) closeStorage() {
 
 // Memo is the memo of the trees read through this open of the cache: it starts with those the last open
 // read, and replaces them for the next one.
-func (c *gitCache) treeMemo() *tree.Memo {
+func (c *Cache) treeMemo() *tree.Memo {
 	if c.trees == nil {
 		c.trees = tree.NewMemo()
 		c.trees.Follow(c.held.trees)
@@ -171,6 +195,6 @@ func (c *gitCache) treeMemo() *tree.Memo {
 }
 
 // Git is a FS over root, a tree of the cache, sharing the cache's memo of decoded trees.
-func (c *gitCache) gitTree(root *object.Tree) *tree.Git {
+func (c *Cache) Tree(root *object.Tree) *tree.Git {
 	return tree.NewMemoGit(c.repo.Storer, root, c.treeMemo())
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package source
 
 import (
 	"crypto/sha256"
@@ -32,6 +32,25 @@ import (
 
 	"github.com/siteops/siteops/gitops/internal/permanent"
 )
+
+// Auth holds Git credentials, always read by the caller from a Kubernetes Secret (never logged).
+type Auth struct {
+	Username, Password string // HTTPS basic auth; a token goes in Password (Username may be "git")
+	SSHPrivateKey      []byte // PEM; with SSHKnownHosts (required when SSHPrivateKey is set)
+	SSHKnownHosts      []byte
+	// CABundle holds PEM certificates HTTPS connections trust on top of the system's (a private CA).
+	CABundle []byte
+}
+
+// SourceSpec names the source repository and revision. Ref is a branch, tag or full commit SHA; "" means the
+// remote's default branch.
+type SourceSpec struct {
+	URL, Ref string
+	Auth     *Auth
+	// Verify, when set, accepts only a source commit signed by one of these keys (mode HEAD); any other
+	// commit fails the Sync with ErrSourceNotVerified before anything is rendered.
+	Verify *TrustedKeys
+}
 
 // scpLikeURL matches user@host:path, the SSH shorthand.
 var scpLikeURL = regexp.MustCompile(`^([A-Za-z0-9._-]+)@([A-Za-z0-9.-]+):([^/].*|/.+)$`)
@@ -87,7 +106,7 @@ func isSSHURL(raw string) (bool, string) {
 
 // authMethod turns Auth into a go-git auth method for rawURL. Known hosts are written under workDir (they are
 // public); a key without known hosts is refused.
-func authMethod(rawURL string, a *Auth, workDir string) (transport.AuthMethod, error) {
+func AuthMethod(rawURL string, a *Auth, workDir string) (transport.AuthMethod, error) {
 	if a == nil {
 		return nil, nil
 	}

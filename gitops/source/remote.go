@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package source
 
 import (
 	"context"
@@ -50,7 +50,7 @@ func newRemotes() *remotes {
 }
 
 // newTransport returns the Git transport and endpoint of the cache's remote.
-func (c *gitCache) newTransport() (transport.Transport, *transport.Endpoint, error) {
+func (c *Cache) newTransport() (transport.Transport, *transport.Endpoint, error) {
 	ep, err := transport.NewEndpoint(c.url)
 	if err != nil {
 		return nil, nil, permanent.Error(fmt.Errorf("parsing git URL: %w", redactURLError(err)))
@@ -66,17 +66,17 @@ func (c *gitCache) newTransport() (transport.Transport, *transport.Endpoint, err
 	return t, ep, nil
 }
 
-// remoteRefs are the refs a remote advertises, with the capabilities of its upload-pack.
-type remoteRefs struct {
+// Refs are the refs a remote advertises, with the capabilities of its upload-pack.
+type Refs struct {
 	hashes map[plumbing.ReferenceName]plumbing.Hash
 	head   plumbing.ReferenceName // the branch HEAD names, "" if unknown
 	caps   *capability.List
-	listed bool // false: not listed (the zero value), e.g. a source fetched by SHA
+	Listed bool // false: not listed (the zero value), e.g. a source fetched by SHA
 }
 
 // listRemote lists the remote's refs: one request. An empty repository has none.
-func (c *gitCache) listRemote(ctx context.Context) (remoteRefs, error) {
-	out := remoteRefs{hashes: map[plumbing.ReferenceName]plumbing.Hash{}, caps: capability.NewList(), listed: true}
+func (c *Cache) listRemote(ctx context.Context) (Refs, error) {
+	out := Refs{hashes: map[plumbing.ReferenceName]plumbing.Hash{}, caps: capability.NewList(), Listed: true}
 	t, ep, err := c.newTransport()
 	if err != nil {
 		return out, err
@@ -112,7 +112,7 @@ func (c *gitCache) listRemote(ctx context.Context) (remoteRefs, error) {
 // fetchRefAt makes local point at want, a commit or tag the remote advertised in refs, fetching it (one
 // request) unless the cache has it already. depth 1 keeps the cache shallow: its first fetch brings only
 // that commit, a later one the commits since the cache's; 0 fetches the whole history.
-func (c *gitCache) fetchRefAt(ctx context.Context, refs remoteRefs, want plumbing.Hash, local plumbing.ReferenceName,
+func (c *Cache) fetchRefAt(ctx context.Context, refs Refs, want plumbing.Hash, local plumbing.ReferenceName,
 	depth int) error {
 	if _, err := c.repo.Storer.EncodedObject(plumbing.AnyObject, want); err != nil {
 		if err := c.fetchPack(ctx, refs.caps, want, depth); err != nil {
@@ -126,7 +126,7 @@ func (c *gitCache) fetchRefAt(ctx context.Context, refs remoteRefs, want plumbin
 }
 
 // fetchPack asks the remote for want, telling it the tips of the cache's refs, and stores the pack it sends.
-func (c *gitCache) fetchPack(ctx context.Context, caps *capability.List, want plumbing.Hash, depth int) (err error) {
+func (c *Cache) fetchPack(ctx context.Context, caps *capability.List, want plumbing.Hash, depth int) (err error) {
 	req := packp.NewUploadPackRequestFromCapabilities(caps)
 	if caps.Supports(capability.NoProgress) {
 		if err := req.Capabilities.Set(capability.NoProgress); err != nil {
@@ -187,7 +187,7 @@ func (c *gitCache) fetchPack(ctx context.Context, caps *capability.List, want pl
 }
 
 // refTips are the commits the cache's refs point at: what it tells the remote it has.
-func (c *gitCache) refTips() ([]plumbing.Hash, error) {
+func (c *Cache) refTips() ([]plumbing.Hash, error) {
 	iter, err := c.repo.Storer.IterReferences()
 	if err != nil {
 		return nil, fmt.Errorf("listing the cache's refs: %w", err)
@@ -212,7 +212,7 @@ func (c *gitCache) refTips() ([]plumbing.Hash, error) {
 }
 
 // addShallows records the shallow boundary the remote sent.
-func (c *gitCache) addShallows(add []plumbing.Hash) error {
+func (c *Cache) addShallows(add []plumbing.Hash) error {
 	cur, err := c.repo.Storer.Shallow()
 	if err != nil {
 		return fmt.Errorf("reading the cache's shallow commits: %w", err)

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package gitops
+package source
 
 import (
 	"bytes"
@@ -39,7 +39,7 @@ import (
 // push moves branch on the remote from old (zero: create it) to commit, never forcing. The update names old,
 // and the remote applies it only if the branch is still there: a branch that moved meanwhile is refused
 // (isPushConflict), whether or not the ref advertisement was read first.
-func (c *gitCache) push(ctx context.Context, branch string, old, commit plumbing.Hash) error {
+func (c *Cache) Push(ctx context.Context, branch string, old, commit plumbing.Hash) error {
 	name := plumbing.NewBranchReferenceName(branch)
 	objs, err := pushObjects(c.repo.Storer, commit, old)
 	if err != nil {
@@ -87,7 +87,7 @@ func (c *gitCache) push(ctx context.Context, branch string, old, commit plumbing
 // before (learnt from the first push's ref advertisement, so later pushes send the update in one request),
 // otherwise read from its ref advertisement (over SSH it comes with the connection anyway), which also shows
 // whether branch is still at old.
-func (c *gitCache) receiveCaps(ctx context.Context, s transport.ReceivePackSession, ep *transport.Endpoint,
+func (c *Cache) receiveCaps(ctx context.Context, s transport.ReceivePackSession, ep *transport.Endpoint,
 	branch plumbing.ReferenceName, old plumbing.Hash) (*capability.List, error) {
 	httpRemote := ep.Protocol == "http" || ep.Protocol == "https"
 	if caps, ok := c.remotes.pushCaps.Load(c.url); ok && httpRemote {
@@ -191,4 +191,11 @@ func (w *objectWalk) tree(h, old plumbing.Hash) error {
 		}
 	}
 	return nil
+}
+
+func hashString(h plumbing.Hash) string {
+	if h.IsZero() {
+		return ""
+	}
+	return h.String()
 }
