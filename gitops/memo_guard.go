@@ -155,7 +155,7 @@ func (r *recordingTree) Lstat(p string) (tree.Entry, error) {
 	return r.FS.Lstat(p)
 }
 
-// readFile reads p once per blob: the sites of a Sync share the bytes of the files they all reach (their
+// ReadFile reads p once per blob: the sites of a Sync share the bytes of the files they all reach (their
 // bases), so the guard results of every site hold each shared file once, not once per site. The bytes are
 // never written to (kustomize copies what it is given).
 func (r *recordingTree) ReadFile(p string) ([]byte, error) {

@@ -25,7 +25,7 @@ import (
 	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
-// affectedSites returns, sorted, the sites whose kustomization graph reaches one of the changed paths (repo
+// AffectedSites returns, sorted, the sites whose kustomization graph reaches one of the changed paths (repo
 // paths, as a diff lists them). A site whose graph cannot be walked is affected when a changed path is in
 // what it reached before failing or under its overlay folder.
 func AffectedSites(t tree.FS, overlaysDir string, sites, changed []string) ([]string, error) {

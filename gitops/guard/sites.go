@@ -40,7 +40,7 @@ func ValidateSiteName(name string) error {
 	return nil
 }
 
-// discoverSites lists the folders directly under overlaysDir that hold a kustomization, sorted. Hidden folders
+// DiscoverSites lists the folders directly under overlaysDir that hold a kustomization, sorted. Hidden folders
 // and names that are not valid site names are skipped. A missing overlays folder is a permanent error.
 func DiscoverSites(t tree.FS, overlaysDir string) ([]string, error) {
 	dir := tree.CleanRel(overlaysDir)

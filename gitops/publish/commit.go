@@ -59,7 +59,7 @@ var sourceTrailer = regexp.MustCompile(`(?m)^` + TrailerSourceRevision + `:\s*[0
 // isSiteopsCommit reports whether a commit was made by siteops (it carries the source-revision trailer).
 func isSiteopsCommit(c *object.Commit) bool { return sourceTrailer.MatchString(c.Message) }
 
-// foreignCommits lists, newest first, the commits on the first-parent line from head back to the last siteops
+// ForeignCommits lists, newest first, the commits on the first-parent line from head back to the last siteops
 // commit that siteops did not make.
 func ForeignCommits(repo *git.Repository, head plumbing.Hash) ([]string, error) {
 	var out []string

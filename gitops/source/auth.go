@@ -104,7 +104,7 @@ func isSSHURL(raw string) (bool, string) {
 	return true, u.User.Username()
 }
 
-// authMethod turns Auth into a go-git auth method for rawURL. Known hosts are written under workDir (they are
+// AuthMethod turns Auth into a go-git auth method for rawURL. Known hosts are written under workDir (they are
 // public); a key without known hosts is refused.
 func AuthMethod(rawURL string, a *Auth, workDir string) (transport.AuthMethod, error) {
 	if a == nil {

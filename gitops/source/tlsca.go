@@ -26,7 +26,7 @@ import (
 	"github.com/siteops/siteops/gitops/internal/permanent"
 )
 
-// caBundle returns the PEM certificates of a.CABundle that HTTPS connections trust on top of the system's, or
+// CABundle returns the PEM certificates of a.CABundle that HTTPS connections trust on top of the system's, or
 // nil. A bundle without a single parsable certificate is a permanent error. There is deliberately no way to
 // skip certificate verification.
 func CABundle(a *Auth) ([]byte, error) {

@@ -45,7 +45,7 @@ type Entry struct {
 
 // FS is a read-only view of a checkout: a Git commit's tree or a folder on disk. Paths are clean,
 // slash-separated and relative to the root ("" is the root); implementations never follow symlinks themselves,
-// resolve does, so nothing outside the root is ever read.
+// Resolve does, so nothing outside the root is ever read.
 type FS interface {
 	// lstat describes p; a missing path is Missing with a nil error. Every folder on the way to p must be
 	// a real folder (callers pass resolved prefixes).
@@ -59,12 +59,12 @@ type FS interface {
 // maxSymlinkHops bounds symlink resolution (loops).
 const maxSymlinkHops = 40
 
-// escapesRoot reports whether a clean relative path leaves the root.
+// EscapesRoot reports whether a clean relative path leaves the root.
 func EscapesRoot(p string) bool {
 	return p == ".." || strings.HasPrefix(p, "../")
 }
 
-// cleanRel cleans a slash path relative to the root; "." becomes "".
+// CleanRel cleans a slash path relative to the root; "." becomes "".
 func CleanRel(p string) string {
 	p = path.Clean(p)
 	if p == "." {
@@ -73,7 +73,7 @@ func CleanRel(p string) string {
 	return p
 }
 
-// resolve follows the symlinks of p (a clean relative path) inside the tree and returns the real path and its
+// Resolve follows the symlinks of p (a clean relative path) inside the tree and returns the real path and its
 // entry. A symlink that is absolute or points outside the root, or too many hops, is an error; a missing path
 // is Missing (with the real path as far as it exists).
 func Resolve(t FS, p string) (string, Entry, error) {

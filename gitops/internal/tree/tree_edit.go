@@ -38,7 +38,7 @@ type Edit struct {
 	subs map[string]*Edit             // name → folder changed below it
 }
 
-// editTree starts editing g's tree (nil: an empty tree).
+// NewEdit starts editing g's tree (nil: an empty tree).
 func NewEdit(g *Git) *Edit {
 	e := &Edit{g: g}
 	if g != nil {

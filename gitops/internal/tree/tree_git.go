@@ -39,12 +39,12 @@ type Git struct {
 	memo    *Memo
 }
 
-// newGitTree is a Git over root, a tree of s.
+// NewGit is a Git over root, a tree of s.
 func NewGit(s storer.EncodedObjectStorer, root *object.Tree) *Git {
 	return NewMemoGit(s, root, NewMemo())
 }
 
-// newMemoGitTree is a Git over root that takes the folders it decodes from memo (a Sync's memo of its
+// NewMemoGit is a Git over root that takes the folders it decodes from memo (a Sync's memo of its
 // cache), and adds them to it.
 func NewMemoGit(s storer.EncodedObjectStorer, root *object.Tree, memo *Memo) *Git {
 	return &Git{s: s, root: newTreeNode(root), folders: map[string]*treeNode{}, memo: memo}

@@ -83,7 +83,7 @@ func (m *Memo) Follow(old *Memo) {
 	}
 }
 
-// newTreeMemo is a memo that no later Sync reuses.
+// NewMemo is a memo that no later Sync reuses.
 func NewMemo() *Memo {
 	return &Memo{next: map[plumbing.Hash]*treeNode{}, nxSize: map[plumbing.Hash]int64{}}
 }

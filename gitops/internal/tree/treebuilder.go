@@ -23,7 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
-// storeBlob stores content as a blob unless the store has it already.
+// StoreBlob stores content as a blob unless the store has it already.
 func StoreBlob(s storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {
 	obj := s.NewEncodedObject()
 	obj.SetType(plumbing.BlobObject)
