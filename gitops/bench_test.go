@@ -21,13 +21,18 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/internal/tree/treetest"
+	"github.com/siteops/siteops/gitops/render"
 )
 
-// onDisk writes the tree's files under a temp dir and returns a dirTree over it (the real implementation).
-func onDisk(b *testing.B, m *mapTree) *dirTree {
+// onDisk writes the tree's files under a temp dir and returns a Disk over it (the real implementation).
+func onDisk(b *testing.B, m *treetest.Map) *tree.Disk {
 	b.Helper()
 	root := b.TempDir()
-	for p, c := range m.files {
+	for p, c := range m.Files {
 		full := filepath.Join(root, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			b.Fatal(err)
@@ -36,7 +41,7 @@ func onDisk(b *testing.B, m *mapTree) *dirTree {
 			b.Fatal(err)
 		}
 	}
-	t, err := newDirTree(root)
+	t, err := tree.NewDisk(root)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -45,7 +50,7 @@ func onDisk(b *testing.B, m *mapTree) *dirTree {
 
 // benchRepo generates 100 sites × 20 resources: ten group bases of 10 resources each, and per site an overlay
 // over its group's base with 10 own resources and a strategic-merge patch.
-func benchRepo() (*mapTree, []string) {
+func benchRepo() (*treetest.Map, []string) {
 	files := map[string]string{}
 	var sites []string
 	for grp := range 10 {
@@ -72,18 +77,18 @@ func benchRepo() (*mapTree, []string) {
 		files["overlays/"+site+"/site-values.yaml"] = fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\n"+
 			"metadata:\n  name: g%d-app0\nspec:\n  replicas: %d\n", s%10, 1+s%3)
 	}
-	return &mapTree{files: files}, sites
+	return &treetest.Map{Files: files}, sites
 }
 
 func BenchmarkRenderSite(b *testing.B) {
 	m, _ := benchRepo()
 	tree := onDisk(b, m)
 	for b.Loop() {
-		in, err := guardSite(tree, "overlays/site042", true)
+		in, err := guard.Site(tree, "overlays/site042")
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := renderInputs(in, "overlays/site042", nil); err != nil {
+		if _, err := render.Build(in, "overlays/site042", nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -94,7 +99,7 @@ func BenchmarkAffectedSites(b *testing.B) {
 	tree := onDisk(b, m)
 	changed := []string{"bases/g3/g3-r7.yaml", "overlays/site050/site-values.yaml"}
 	for b.Loop() {
-		got, err := affectedSites(tree, "overlays", sites, changed)
+		got, err := guard.AffectedSites(tree, "overlays", sites, changed)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -26,12 +26,16 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	kusttypes "sigs.k8s.io/kustomize/api/types"
+
+	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // Checkout is a read-only, guarded view of a source tree for the CLI: a working copy on disk or a fetched
 // commit. Close it when done.
 type Checkout struct {
-	tree     fileTree
+	tree     tree.FS
 	root     string // folder on disk, "" for a fetched commit
 	Revision string // commit SHA, "" for a working copy that is not a Git repository
 	release  func()
@@ -55,46 +59,49 @@ func OpenDir(dir string) (*Checkout, error) {
 	} else if !errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, fmt.Errorf("opening the repository at %s: %w", dir, err)
 	}
-	t, err := newDirTree(root)
+	t, err := tree.NewDisk(root)
 	if err != nil {
 		return nil, err
 	}
-	c.tree, c.root = t, t.root
+	c.tree, c.root = t, t.Root()
 	return c, nil
 }
 
 // FetchCheckout fetches spec into workDir (a cache reused across calls) and opens the commit it names.
-func FetchCheckout(ctx context.Context, workDir string, spec SourceSpec) (*Checkout, error) {
-	src, err := fetchSource(ctx, workDir, spec)
+func (sy *Syncer) FetchCheckout(ctx context.Context, workDir string, spec SourceSpec) (*Checkout, error) {
+	src, err := sy.caches.Fetch(ctx, workDir, spec)
 	if err != nil {
 		return nil, err
 	}
-	return &Checkout{tree: newGitTree(src.cache.repo.Storer, src.tree), Revision: src.commit.Hash.String(), release: src.release}, nil
+	return &Checkout{tree: tree.NewGit(src.Cache.Repo().Storer, src.Tree), Revision: src.Commit.Hash.String(),
+		release: src.Release}, nil
 }
 
 // FetchBranch opens the head of branch of url (with auth), or returns ok=false when the branch does not exist.
-func FetchBranch(ctx context.Context, workDir, url, branch string, auth *Auth) (c *Checkout, ok bool, err error) {
-	if err := ValidateURL(url); err != nil {
+func (sy *Syncer) FetchBranch(ctx context.Context, workDir, url, branch string,
+	auth *Auth) (c *Checkout, ok bool, err error) {
+	if err := source.ValidateURL(url); err != nil {
 		return nil, false, err
 	}
-	method, err := authMethod(url, auth, workDir)
+	method, err := source.AuthMethod(url, auth, workDir)
 	if err != nil {
 		return nil, false, err
 	}
-	ca, err := caBundle(auth)
+	ca, err := source.CABundle(auth)
 	if err != nil {
 		return nil, false, err
 	}
-	cache, err := openCache(workDir, "tgt", url, method, ca)
+	cache, err := sy.caches.Open(workDir, "tgt", url, method, ca)
 	if err != nil {
 		return nil, false, err
 	}
-	st, err := cache.fetchBranch(ctx, branch)
-	if err != nil || st.tree == nil {
-		cache.release()
-		return nil, false, redactErr(err, auth)
+	st, err := cache.FetchBranch(ctx, branch)
+	if err != nil || st.Tree == nil {
+		cache.Release()
+		return nil, false, source.NewRedactor(auth).Error(err)
 	}
-	return &Checkout{tree: newGitTree(cache.repo.Storer, st.tree), Revision: st.head.String(), release: cache.release}, true, nil
+	return &Checkout{tree: tree.NewGit(cache.Repo().Storer, st.Tree), Revision: st.Head.String(),
+		release: cache.Release}, true, nil
 }
 
 // Close releases the checkout's cache.
@@ -106,7 +113,7 @@ func (c *Checkout) Root() string { return c.root }
 // Rel turns a folder on disk into a path relative to the working copy's root.
 func (c *Checkout) Rel(dir string) (string, error) {
 	if c.root == "" {
-		return cleanRel(filepath.ToSlash(dir)), nil
+		return tree.CleanRel(filepath.ToSlash(dir)), nil
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -116,33 +123,33 @@ func (c *Checkout) Rel(dir string) (string, error) {
 		abs = resolved
 	}
 	rel, err := filepath.Rel(c.root, abs)
-	if err != nil || escapesRoot(cleanRel(filepath.ToSlash(rel))) {
+	if err != nil || tree.EscapesRoot(tree.CleanRel(filepath.ToSlash(rel))) {
 		return "", fmt.Errorf("%s is outside the checkout %s", dir, c.root)
 	}
-	return cleanRel(filepath.ToSlash(rel)), nil
+	return tree.CleanRel(filepath.ToSlash(rel)), nil
 }
 
 // Sites lists the sites under overlaysDir ("" = "overlays").
 func (c *Checkout) Sites(overlaysDir string) ([]string, error) {
-	return discoverSites(c.tree, orDefault(overlaysDir, DefaultOverlaysDir))
+	return guard.DiscoverSites(c.tree, orDefault(overlaysDir, DefaultOverlaysDir))
 }
 
 // ReadFile reads a file of the checkout (symlinks followed inside it); ok is false when it does not exist.
 func (c *Checkout) ReadFile(p string) (content []byte, ok bool, err error) {
-	resolved, e, err := resolve(c.tree, p)
+	resolved, e, err := tree.Resolve(c.tree, p)
 	if err != nil {
 		return nil, false, err
 	}
-	if e.kind != kindFile {
+	if e.Kind != tree.File {
 		return nil, false, nil
 	}
-	b, err := c.tree.readFile(resolved)
+	b, err := c.tree.ReadFile(resolved)
 	return b, err == nil, err
 }
 
 // AffectedSites returns the sites whose inputs contain one of the changed paths.
 func (c *Checkout) AffectedSites(overlaysDir string, sites, changed []string) ([]string, error) {
-	return affectedSites(c.tree, orDefault(overlaysDir, DefaultOverlaysDir), sites, changed)
+	return guard.AffectedSites(c.tree, orDefault(overlaysDir, DefaultOverlaysDir), sites, changed)
 }
 
 // RenderedSite is the outcome of rendering one kustomization of a Checkout.
@@ -157,63 +164,62 @@ type RenderedSite struct {
 
 // RenderDir renders the kustomization in folder dir (relative to the root) with optional image overrides.
 func (c *Checkout) RenderDir(ctx context.Context, dir string, images []kusttypes.Image) RenderedSite {
-	return c.render(ctx, []renderJob{{name: displayDir(cleanRel(dir)), dir: cleanRel(dir)}}, 1, images, nil)[0]
+	run := &siteRun{name: guard.DisplayDir(tree.CleanRel(dir)), dir: tree.CleanRel(dir)}
+	return c.render(ctx, []*siteRun{run}, 1, images, nil)[0]
 }
 
 // RenderSites renders sites of overlaysDir with workers builds at a time, calling progress (if set) as each
 // finishes, and returns them in order.
 func (c *Checkout) RenderSites(ctx context.Context, overlaysDir string, sites []string, workers int,
 	progress func(RenderedSite)) []RenderedSite {
-	jobs := make([]renderJob, len(sites))
-	for i, s := range sites {
-		jobs[i] = renderJob{name: s, dir: path.Join(cleanRel(orDefault(overlaysDir, DefaultOverlaysDir)), s)}
-		if err := ValidateSiteName(s); err != nil {
-			jobs[i].invalid = err
-		}
-	}
-	return c.render(ctx, jobs, workers, nil, progress)
+	return c.render(ctx, siteRuns(orDefault(overlaysDir, DefaultOverlaysDir), sites), workers, nil, progress)
 }
 
-func (c *Checkout) render(ctx context.Context, jobs []renderJob, workers int, images []kusttypes.Image,
+// render takes runs through buildSites, the path Sync takes too, and reports each site to progress: the
+// sites that failed before rendering first, in order, then each rendered one as its build finishes.
+func (c *Checkout) render(ctx context.Context, runs []*siteRun, workers int, images []kusttypes.Image,
 	progress func(RenderedSite)) []RenderedSite {
-	out := make([]RenderedSite, len(jobs))
-	var ready []renderJob
-	var idx []int
-	for i, j := range jobs {
-		out[i] = RenderedSite{Name: j.name, Dir: j.dir}
-		if j.invalid != nil {
-			out[i].Err = j.invalid
-			if progress != nil {
-				progress(out[i])
-			}
-			continue
-		}
-		in, err := guardSite(c.tree, j.dir, true)
-		if in != nil {
-			out[i].Warnings = sortedWarnings(in.warnings)
-		}
-		if err != nil {
-			out[i].Err = err
-			if progress != nil {
-				progress(out[i])
-			}
-			continue
-		}
-		out[i].InputDigest = in.digest
-		j.in = in
-		ready, idx = append(ready, j), append(idx, i)
+	out := make([]RenderedSite, len(runs))
+	index := make(map[*siteRun]int, len(runs))
+	for i, r := range runs {
+		index[r] = i
 	}
 	var mu sync.Mutex
-	renderPool(ctx, ready, workers, images, func(k int, r renderResult) {
+	report := func(r *siteRun, yaml []byte) {
 		mu.Lock()
 		defer mu.Unlock()
-		i := idx[k]
-		out[i].YAML, out[i].Err = r.yaml, r.err
+		i := index[r]
+		out[i] = renderedSite(r, yaml)
 		if progress != nil {
 			progress(out[i])
 		}
+	}
+	b := builder{guard: func(dir string) (*guard.Inputs, error) { return guard.Site(c.tree, dir) },
+		workers: workers, images: images}
+	_ = buildSites(ctx, runs, b, func() error {
+		for _, r := range runs {
+			if r.invalid != nil || r.guardErr != nil {
+				report(r, nil)
+			}
+		}
+		return nil
+	}, func(r *siteRun, yaml []byte) error {
+		report(r, yaml)
+		return nil
 	})
 	return out
+}
+
+// renderedSite is what the CLI sees of a run.
+func renderedSite(r *siteRun, yaml []byte) RenderedSite {
+	s := RenderedSite{Name: r.name, Dir: r.dir, YAML: yaml, Err: r.failed()}
+	if r.in != nil {
+		s.Warnings = sortedWarnings(r.in.Warnings)
+		if r.guardErr == nil {
+			s.InputDigest = r.in.Digest
+		}
+	}
+	return s
 }
 
 func orDefault(s, def string) string {
@@ -225,24 +231,24 @@ func orDefault(s, def string) string {
 
 // ListFiles lists the files under folder dir of the checkout (recursively, symlinks not followed), sorted.
 func (c *Checkout) ListFiles(dir string) ([]string, error) {
-	resolved, e, err := resolve(c.tree, dir)
-	if err != nil || e.kind != kindDir {
+	resolved, e, err := tree.Resolve(c.tree, dir)
+	if err != nil || e.Kind != tree.Dir {
 		return nil, err
 	}
 	var out []string
 	var walk func(p string) error
 	walk = func(p string) error {
-		names, err := c.tree.readDir(p)
+		names, err := c.tree.ReadDir(p)
 		if err != nil {
 			return err
 		}
 		for _, n := range names {
 			q := path.Join(p, n)
-			e, err := c.tree.lstat(q)
+			e, err := c.tree.Lstat(q)
 			if err != nil {
 				return err
 			}
-			if e.kind == kindDir {
+			if e.Kind == tree.Dir {
 				if err := walk(q); err != nil {
 					return err
 				}

@@ -22,6 +22,8 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // OpenRevision opens commit rev of the Git repository holding dir, read from its object store (the working
@@ -45,9 +47,9 @@ func OpenRevision(dir, rev string) (*Checkout, error) {
 	if err != nil {
 		return nil, fmt.Errorf("revision %q (%s) is not a commit: %w", rev, h, err)
 	}
-	tree, err := commit.Tree()
+	top, err := commit.Tree()
 	if err != nil {
 		return nil, fmt.Errorf("reading the tree of %s: %w", commit.Hash, err)
 	}
-	return &Checkout{tree: newGitTree(repo.Storer, tree), Revision: commit.Hash.String(), release: func() {}}, nil
+	return &Checkout{tree: tree.NewGit(repo.Storer, top), Revision: commit.Hash.String(), release: func() {}}, nil
 }

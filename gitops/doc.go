@@ -20,6 +20,16 @@ limitations under the License.
 // each site in process with krusty, and publishes one file per site, `<path>/manifests.yaml`, on the target
 // branch in a commit whose trailers name the source commit, the sites and the siteops version.
 //
-// The package has no controller-runtime imports: the SiteSync controller and the siteops CLI share it. Sync is
-// the entry point of the controller; Checkout (OpenDir, FetchSource) serves the CLI.
+// The pipeline is in stages, one package each: gitops/source (fetch into an on-disk cache, credentials, TLS,
+// signature checks of source commits; the cache also pushes), gitops/guard (the hermetic checks: it reads
+// only the checkout and links no network code), gitops/render (the in-process build of what the guard
+// passed), gitops/publish (the rendered commit: tree, message, trailers, signature) and gitops/sitediff (the
+// per-site comparison of rendered objects), over gitops/internal/tree (the checkout's files and Git trees).
+// This package composes them: buildSites is the one path from a checkout to rendered bytes, which Sync and
+// Checkout.RenderSites both take; pushRendered pushes the commit, fetching and rebuilding it when the target
+// branch moved.
+//
+// A Syncer owns what a process keeps between calls (cache locks, memos, the HTTP client); the SiteSync
+// controller and the siteops CLI each make one. The package has no controller-runtime imports: Sync is the
+// entry point of the controller; Checkout (OpenDir, OpenRevision, Syncer.FetchCheckout) serves the CLI.
 package gitops

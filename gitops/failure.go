@@ -16,7 +16,12 @@ limitations under the License.
 
 package gitops
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/render"
+)
 
 // FailureReason says, in one word, why a site failed; metrics and conditions use it as it is.
 type FailureReason string
@@ -54,7 +59,11 @@ func failureReason(err error) FailureReason {
 	if errors.As(err, &f) {
 		return f.reason
 	}
-	var g *guardError
+	var secret *render.PlaintextSecretError
+	if errors.As(err, &secret) {
+		return FailurePlaintextSecret
+	}
+	var g *guard.Refusal
 	if errors.As(err, &g) {
 		return FailureGuardRefused
 	}

@@ -22,16 +22,24 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/internal/tree/treetest"
 )
 
 func TestFailureReasonFollowsTheErrorChain(t *testing.T) {
+	_, escape := guard.Site(&treetest.Map{}, "../x") // `"../x" leaves the checkout`
+	_, remote := guard.Site(&treetest.Map{Files: map[string]string{
+		"s/kustomization.yaml": "resources:\n- https://example.com/remote.yaml\n",
+	}}, "s")
 	cases := map[string]struct {
 		err  error
 		want FailureReason
 	}{
-		"plaintext, wrapped":  {fmt.Errorf("site prod: %w", failed(FailurePlaintextSecret, errors.New("secret"))), FailurePlaintextSecret},
-		"guard refusal":       {&guardError{msg: `"../x" leaves the checkout`}, FailureGuardRefused},
-		"wrapped guard":       {fmt.Errorf("reading: %w", &guardError{msg: "remote"}), FailureGuardRefused},
+		"plaintext, wrapped": {fmt.Errorf("site prod: %w", failed(FailurePlaintextSecret, errors.New("secret"))),
+			FailurePlaintextSecret},
+		"guard refusal":       {escape, FailureGuardRefused},
+		"wrapped guard":       {fmt.Errorf("reading: %w", remote), FailureGuardRefused},
 		"any other build err": {errors.New("kustomize build overlays/prod: no matches"), FailureKustomize},
 		"explicit reason":     {failed(FailureNotPublished, errors.New("push failed")), FailureNotPublished},
 	}

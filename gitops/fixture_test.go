@@ -19,6 +19,7 @@ package gitops
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,19 +96,26 @@ data:
 
 // syncEnv is a Git server with one source repository and the options to sync it.
 type syncEnv struct {
-	srv  *gitserver.Server
-	repo string
-	opts SyncOptions
+	srv     *gitserver.Server
+	repo    string
+	opts    SyncOptions
+	syncer  *Syncer
+	renders *atomic.Int64 // the kustomize builds syncer ran
 }
 
 func newSyncEnv(t *testing.T, files map[string]string) *syncEnv {
 	t.Helper()
 	srv := gitserver.Start(t, gitserver.Options{})
-	url := srv.NewRepo(t, "config", files)
+	return syncEnvOf(t, srv, srv.NewRepo(t, "config", files))
+}
+
+// syncEnvOf is the syncEnv of repository "config" of srv, at url.
+func syncEnvOf(t *testing.T, srv *gitserver.Server, url string) *syncEnv {
+	renders := &atomic.Int64{}
 	return &syncEnv{srv: srv, repo: "config", opts: SyncOptions{
 		Source:  SourceSpec{URL: url, Ref: gitserver.DefaultBranch},
 		WorkDir: t.TempDir(),
-	}}
+	}, syncer: NewSyncer(SyncerOptions{OnRender: func(string) { renders.Add(1) }}), renders: renders}
 }
 
 // sync runs Sync with the previous result's sites as Previous (as the controller does from status).
@@ -122,7 +130,7 @@ func (e *syncEnv) sync(t *testing.T, previous *SyncResult) SyncResult {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	res, err := Sync(ctx, o)
+	res, err := e.syncer.Sync(ctx, o)
 	if err != nil {
 		t.Fatalf("Sync: %v", err)
 	}

@@ -19,23 +19,18 @@ package gitops
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/publish"
+	"github.com/siteops/siteops/gitops/source"
 )
 
-// Commit trailers of a gated publish.
-const (
-	// TrailerRevertOf names the rendered commit whose output for a site a revert replaces.
-	TrailerRevertOf = "Siteops-Revert-Of"
-	// TrailerFreezeOverride carries the reason a publish went out during a freeze window.
-	TrailerFreezeOverride = "Siteops-Freeze-Override"
-)
-
-// Gate chooses, after the sites are rendered and before anything is committed, which sites' new output is
-// published and which sites get older output back. It is how waves, freeze windows and reverts hold or
-// restore sites; nil publishes every rendered site.
-type Gate func(GateInput) GateDecision
+// PublishGate chooses, after the sites are rendered and before anything is committed, which sites' new
+// output is published and which sites get older output back. It is how waves, freeze windows and reverts
+// hold or restore sites; nil publishes every rendered site.
+type PublishGate func(GateInput) GateDecision
 
 // GateInput is what the gate decides on.
 type GateInput struct {
@@ -61,23 +56,23 @@ type Restore struct {
 	Commit, Revision string
 }
 
-// Trailer is a commit trailer line "Key: Value".
-type Trailer struct{ Key, Value string }
-
 // gated is the outcome of a gate: what publish writes and the commit's extra trailers.
 type gated struct {
 	restored map[string]string // site → source revision of the restored output
 	trailers []Trailer
 }
 
-// applyGate asks the gate which rendered sites to publish, drops the held ones from files (keeping their
-// previous state, so they render again) and adds the restored outputs.
-func applyGate(c *gitCache, st targetState, gate Gate, o SyncOptions, sourceRev string, plan *sitePlan,
-	files map[string]plumbing.Hash, siteOf map[string]string) (gated, error) {
+// applyGate asks the gate which rendered sites to publish, leaves the held ones out (keeping their previous
+// state, so they render again) and adds the restored outputs.
+func applyGate(c *source.Cache, st publish.Target, gate PublishGate, o SyncOptions, sourceRev string,
+	plan *sitePlan) (gated, error) {
 	var changed []string
-	for dir, blob := range files {
-		if old, ok := manifestBlob(st.files, dir); !ok || old != blob {
-			changed = append(changed, siteOf[dir])
+	for _, r := range plan.runs {
+		if r.blob.IsZero() {
+			continue
+		}
+		if old, ok := manifestBlob(st.Files, r.path); !ok || old != r.blob {
+			changed = append(changed, r.name)
 		}
 	}
 	slices.Sort(changed)
@@ -87,36 +82,32 @@ func applyGate(c *gitCache, st targetState, gate Gate, o SyncOptions, sourceRev 
 		if slices.Contains(dec.Publish, name) {
 			continue
 		}
-		dir := plan.paths[name]
-		delete(files, dir)
-		delete(siteOf, dir)
-		s, prev := plan.states[name], o.Previous[name]
-		s.Held, s.InputDigest = true, prev.InputDigest
+		r, prev := plan.byName[name], o.Previous[name]
+		r.blob = plumbing.ZeroHash
+		r.state.Held, r.state.InputDigest = true, prev.InputDigest
 	}
-	for _, r := range dec.Restore {
-		dir, ok := plan.paths[r.Site]
-		if !ok {
+	for _, rs := range dec.Restore {
+		r, ok := plan.byName[rs.Site]
+		if !ok || r.path == "" {
 			continue
 		}
-		blob, err := commitManifestBlob(c, r.Commit, dir)
+		blob, err := commitManifestBlob(c, rs.Commit, r.path)
 		if err != nil {
-			return g, fmt.Errorf("reading the output of site %s in rendered commit %s: %w", r.Site, r.Commit, err)
+			return g, fmt.Errorf("reading the output of site %s in rendered commit %s: %w", rs.Site, rs.Commit, err)
 		}
-		files[dir], siteOf[dir] = blob, r.Site
-		g.restored[r.Site] = r.Revision
-		if s, ok := plan.states[r.Site]; ok {
-			s.Held, s.InputDigest = false, "" // rendered again next time, and held by the gate
-		}
+		r.blob = blob
+		g.restored[rs.Site] = rs.Revision
+		r.state.Held, r.state.InputDigest = false, "" // rendered again next time, and held by the gate
 	}
 	return g, nil
 }
 
-// manifestBlob is the blob of a site folder's manifest in tree (nil: none), without reading it.
-func manifestBlob(tree *gitTree, dir string) (plumbing.Hash, bool) {
-	if tree == nil {
+// manifestBlob is the blob of a site folder's manifest in t (nil: none), without reading it.
+func manifestBlob(t *tree.Git, dir string) (plumbing.Hash, bool) {
+	if t == nil {
 		return plumbing.ZeroHash, false
 	}
-	mode, h, err := tree.entry(dir + "/" + ManifestFile)
+	mode, h, err := t.Entry(dir + "/" + ManifestFile)
 	if err != nil || !mode.IsFile() {
 		return plumbing.ZeroHash, false
 	}
@@ -124,56 +115,18 @@ func manifestBlob(tree *gitTree, dir string) (plumbing.Hash, bool) {
 }
 
 // commitManifestBlob is the blob of a site folder's manifest in a commit of the target branch's history.
-func commitManifestBlob(c *gitCache, commit, dir string) (plumbing.Hash, error) {
-	co, err := c.repo.CommitObject(plumbing.NewHash(commit))
+func commitManifestBlob(c *source.Cache, commit, dir string) (plumbing.Hash, error) {
+	co, err := c.Repo().CommitObject(plumbing.NewHash(commit))
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	tree, err := co.Tree()
+	root, err := co.Tree()
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h, ok := manifestBlob(newGitTree(c.repo.Storer, tree), dir)
+	h, ok := manifestBlob(tree.NewGit(c.Repo().Storer, root), dir)
 	if !ok {
 		return plumbing.ZeroHash, fmt.Errorf("no %s/%s in it", dir, ManifestFile)
 	}
 	return h, nil
-}
-
-// gatedMessage is the commit message of in: commitMessage, with the restored sites named apart and the
-// gate's trailers added.
-func gatedMessage(in publishInput, changed, removed []string) string {
-	if len(in.restored) == 0 && len(in.trailers) == 0 {
-		return commitMessage(in.sourceRev, changed, removed)
-	}
-	var rendered, restored []string
-	for _, s := range changed {
-		if _, ok := in.restored[s]; ok {
-			restored = append(restored, s)
-		} else {
-			rendered = append(rendered, s)
-		}
-	}
-	msg := commitMessage(in.sourceRev, rendered, removed)
-	if len(restored) > 0 {
-		subject, rest, _ := strings.Cut(msg, "\n")
-		if len(rendered) == 0 && len(removed) == 0 {
-			subject = "siteops:"
-		} else {
-			subject += ";"
-		}
-		subject += " revert " + strings.Join(restored, ", ") + " to the last healthy output"
-		listed := append(slices.Clone(rendered), removed...)
-		all := append(slices.Clone(listed), restored...)
-		slices.Sort(listed)
-		slices.Sort(all)
-		msg = subject + "\n" + strings.Replace(rest, TrailerSites+": "+strings.Join(listed, ","),
-			TrailerSites+": "+strings.Join(all, ","), 1)
-	}
-	var b strings.Builder
-	b.WriteString(msg)
-	for _, t := range in.trailers {
-		fmt.Fprintf(&b, "%s: %s\n", t.Key, strings.Join(strings.Fields(t.Value), " "))
-	}
-	return b.String()
 }

@@ -23,6 +23,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // lastChangeDepth bounds how many commits of the target branch findLastChanges reads.
@@ -32,17 +34,17 @@ const lastChangeDepth = 1000
 // them without their previous state, and their folder did not change): the newest commit on the first-parent
 // history of head that changed a file under the site's folder. A site whose folder no commit within
 // lastChangeDepth changed keeps "".
-func findLastChanges(c *gitCache, head plumbing.Hash, plan *sitePlan) error {
+func findLastChanges(c *source.Cache, head plumbing.Hash, plan *sitePlan) error {
 	want := map[string]*SiteState{} // folder → site
-	for name, s := range plan.states {
-		if dir, ok := plan.paths[name]; ok && s.RenderedCommit == "" && dir != "" {
-			want[dir] = s
+	for _, r := range plan.runs {
+		if r.path != "" && r.state.RenderedCommit == "" {
+			want[r.path] = r.state
 		}
 	}
 	if len(want) == 0 || head.IsZero() {
 		return nil
 	}
-	commit, err := c.repo.CommitObject(head)
+	commit, err := c.Repo().CommitObject(head)
 	if err != nil {
 		return fmt.Errorf("reading rendered commit %s: %w", head, err)
 	}

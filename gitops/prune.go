@@ -21,6 +21,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/siteops/siteops/gitops/internal/tree"
 )
 
 // removedSites returns the target folders of the sites a previous Sync rendered whose overlay folders are gone
@@ -29,20 +31,21 @@ import (
 // broken site, not a removed one: its last output stays. It removes nothing when no site is left at all (a
 // push that deleted every overlay is more likely a mistake than a decommission), and never a folder that is,
 // holds or sits inside a current site's folder.
-func removedSites(t fileTree, o SyncOptions, p *sitePlan) map[string]string {
-	if len(p.states) == 0 {
+func removedSites(t tree.FS, o SyncOptions, p *sitePlan) map[string]string {
+	if len(p.byName) == 0 {
 		return nil
 	}
+	paths := p.paths()
 	out := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(o.Previous)) {
-		if _, still := p.states[name]; still || o.Previous[name].LastRenderedRevision == "" {
+		if _, still := p.byName[name]; still || o.Previous[name].LastRenderedRevision == "" {
 			continue
 		}
-		if _, e, err := resolve(t, path.Join(cleanRel(o.OverlaysDir), name)); err != nil || e.kind != kindMissing {
+		if _, e, err := tree.Resolve(t, path.Join(tree.CleanRel(o.OverlaysDir), name)); err != nil || e.Kind != tree.Missing {
 			continue
 		}
 		dir, err := SitePath(o.Target.PathTemplate, name)
-		if err != nil || overlapsAny(dir, p.paths) {
+		if err != nil || overlapsAny(dir, paths) {
 			continue
 		}
 		out[dir] = name

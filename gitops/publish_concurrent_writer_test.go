@@ -100,7 +100,7 @@ func TestSyncGivesUpAfterBoundedPushAttempts(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
-	res, err := Sync(ctx, e.opts)
+	res, err := e.syncer.Sync(ctx, e.opts)
 
 	g.Expect(err).To(MatchError(ContainSubstring("non-fast-forward")))
 	g.Expect(IsPermanent(err)).To(BeFalse())

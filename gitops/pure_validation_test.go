@@ -21,6 +21,9 @@ import (
 
 	. "github.com/onsi/gomega"
 	kusttypes "sigs.k8s.io/kustomize/api/types"
+
+	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/render"
 )
 
 func TestValidateSiteName(t *testing.T) {
@@ -31,36 +34,10 @@ func TestValidateSiteName(t *testing.T) {
 	} {
 		g := NewWithT(t)
 		if ok {
-			g.Expect(ValidateSiteName(name)).To(Succeed(), name)
+			g.Expect(guard.ValidateSiteName(name)).To(Succeed(), name)
 		} else {
-			g.Expect(ValidateSiteName(name)).NotTo(Succeed(), name)
+			g.Expect(guard.ValidateSiteName(name)).NotTo(Succeed(), name)
 		}
-	}
-}
-
-func TestValidateURL(t *testing.T) {
-	for url, want := range map[string]string{
-		"https://example.com/org/repo.git": "",
-		"http://127.0.0.1:8080/repo.git":   "",
-		"ssh://git@example.com/org/repo":   "",
-		"git@example.com:org/repo.git":     "",
-		"file:///srv/git/repo.git":         "",
-		"":                                 "empty",
-		"git://example.com/repo":           "unsupported git URL scheme",
-		"ftp://example.com/repo":           "unsupported git URL scheme",
-		"/srv/git/repo.git":                "unsupported git URL scheme",
-		"https:///repo":                    "no host",
-		"https://user:token@example.com/r": "carries a password",
-	} {
-		g := NewWithT(t)
-		err := ValidateURL(url)
-		if want == "" {
-			g.Expect(err).NotTo(HaveOccurred(), url)
-			continue
-		}
-		g.Expect(err).To(MatchError(ContainSubstring(want)), url)
-		g.Expect(IsPermanent(err)).To(BeTrue())
-		g.Expect(err.Error()).NotTo(ContainSubstring("token"))
 	}
 }
 
@@ -102,20 +79,12 @@ func TestParseImage(t *testing.T) {
 		"nginx:1.27":                         {Name: "nginx", NewTag: "1.27"},
 	} {
 		g := NewWithT(t)
-		got, err := ParseImage(in)
+		got, err := render.ParseImage(in)
 		g.Expect(err).NotTo(HaveOccurred(), in)
 		g.Expect(got).To(Equal(want), in)
 	}
 	for _, bad := range []string{"", "=x", "nginx", "nginx="} {
-		_, err := ParseImage(bad)
+		_, err := render.ParseImage(bad)
 		NewWithT(t).Expect(err).To(HaveOccurred(), bad)
 	}
-}
-
-func TestRedactRemovesSecrets(t *testing.T) {
-	g := NewWithT(t)
-	a := &Auth{Username: "git", Password: "tok-123456"}
-	g.Expect(redact("GET https://git:tok-123456@host/x failed: tok-123456", a)).To(Equal("GET https://***@host/x failed: ***"))
-	g.Expect(redact("https://u:anything@h/r")).To(Equal("https://***@h/r"))
-	g.Expect(redact("https://tok-in-user-position@h/r")).To(Equal("https://***@h/r"))
 }

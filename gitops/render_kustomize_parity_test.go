@@ -38,7 +38,8 @@ func parityRepo() map[string]string {
 	for p, c := range map[string]string{
 		"components/monitoring/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n" +
 			"resources:\n- monitor.yaml\nlabels:\n- pairs: {monitoring: enabled}\n",
-		"components/monitoring/monitor.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: monitor\ndata:\n  scrape: \"30s\"\n",
+		"components/monitoring/monitor.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: monitor\ndata:\n  " +
+			"scrape: \"30s\"\n",
 		"overlays/features/kustomization.yaml": `namespace: features
 namePrefix: f-
 resources:
@@ -79,9 +80,11 @@ replacements:
 			"patchesStrategicMerge:\n- site-values.yaml\n- |-\n  apiVersion: v1\n  kind: Service\n  metadata:\n    name: web\n" +
 			"  spec:\n    type: NodePort\n",
 		"overlays/decapod-namespaced/site-values.yaml": siteValues(2, "nginx:1.24"),
-		"overlays/decapod-delete/kustomization.yaml": "bases:\n- ../../base\npatchesStrategicMerge:\n- delete-service.yaml\n" +
+		"overlays/decapod-delete/kustomization.yaml": "bases:\n- ../../base\npatchesStrategicMerge:\n- " +
+			"delete-service.yaml\n" +
 			"transformers:\n- prefix.yaml\n",
-		"overlays/decapod-delete/delete-service.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n$patch: delete\n",
+		"overlays/decapod-delete/delete-service.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n$patch: " +
+			"delete\n",
 		"overlays/decapod-delete/prefix.yaml": "apiVersion: builtin\nkind: PrefixSuffixTransformer\nmetadata:\n  name: p\n" +
 			"prefix: del-\nfieldSpecs:\n- path: metadata/name\n",
 	} {
@@ -95,7 +98,8 @@ func kustomizeBuild(t *testing.T, dir string) []byte {
 	t.Helper()
 	var cmd *exec.Cmd
 	pinned := ""
-	if out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path", "kustomize").Output(); err == nil {
+	if out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path",
+		"kustomize").Output(); err == nil {
 		pinned = filepath.Join(string(bytes.TrimSpace(out)), "kustomize")
 	}
 	if _, err := os.Stat(pinned); pinned != "" && err == nil {

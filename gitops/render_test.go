@@ -24,6 +24,10 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/internal/tree/treetest"
+	"github.com/siteops/siteops/gitops/render"
 )
 
 // captureStderr returns what fn printed on the process's stderr.
@@ -43,80 +47,70 @@ func captureStderr(t *testing.T, fn func()) string {
 	return string(<-done)
 }
 
-func renderTree(t *testing.T, files map[string]string, dirs ...string) []renderResult {
+func renderTree(t *testing.T, files map[string]string, dirs ...string) []render.Result {
 	t.Helper()
-	tree := &mapTree{files: files}
-	jobs := make([]renderJob, len(dirs))
+	tree := &treetest.Map{Files: files}
+	jobs := make([]render.Job, len(dirs))
 	for i, d := range dirs {
-		in, err := guardSite(tree, d, true)
+		in, err := guard.Site(tree, d)
 		if err != nil {
 			t.Fatalf("guard %s: %v", d, err)
 		}
-		jobs[i] = renderJob{name: d, dir: d, in: in}
+		jobs[i] = render.Job{Name: d, Dir: d, In: in}
 	}
-	return renderPool(context.Background(), jobs, 2, nil, nil)
+	return render.Pool(context.Background(), jobs, 2, nil, nil, nil)
 }
 
 func TestRenderIsDeterministic(t *testing.T) {
 	g := NewWithT(t)
 	files := parityRepo()
-	dirs := []string{"overlays/features", "overlays/features", "overlays/features", "overlays/features", "overlays/prod", "overlays/prod"}
+	dirs := []string{"overlays/features", "overlays/features", "overlays/features", "overlays/features", "overlays/prod",
+		"overlays/prod"}
 
 	results := renderTree(t, files, dirs...)
 
 	for i, r := range results {
-		g.Expect(r.err).NotTo(HaveOccurred())
-		g.Expect(r.yaml).To(Equal(results[i-i%4].yaml), "render %d of %s", i, dirs[i])
+		g.Expect(r.Err).NotTo(HaveOccurred())
+		g.Expect(r.YAML).To(Equal(results[i-i%4].YAML), "render %d of %s", i, dirs[i])
 	}
-	g.Expect(bytes.Count(results[0].yaml, []byte("\n---\n"))).To(Equal(3), "four objects")
+	g.Expect(bytes.Count(results[0].YAML, []byte("\n---\n"))).To(Equal(3), "four objects")
 }
 
 func TestRenderReportsDeprecatedFieldsWithoutPrintingThem(t *testing.T) {
 	g := NewWithT(t)
 	files := parityRepo()
-	var results []renderResult
+	var results []render.Result
 	printed := captureStderr(t, func() {
 		results = renderTree(t, files, "overlays/prod", "overlays/decapod-delete")
 	})
 	g.Expect(printed).To(BeEmpty())
 	for _, r := range results {
-		g.Expect(r.err).NotTo(HaveOccurred())
+		g.Expect(r.Err).NotTo(HaveOccurred())
 	}
-	g.Expect(string(results[0].yaml)).To(ContainSubstring("replicas: 3"))
-	g.Expect(string(results[1].yaml)).NotTo(ContainSubstring("kind: Service"), "the $patch: delete still applies")
-	g.Expect(string(results[1].yaml)).To(ContainSubstring("name: del-web"), "after the PrefixSuffixTransformer")
+	g.Expect(string(results[0].YAML)).To(ContainSubstring("replicas: 3"))
+	g.Expect(string(results[1].YAML)).NotTo(ContainSubstring("kind: Service"), "the $patch: delete still applies")
+	g.Expect(string(results[1].YAML)).To(ContainSubstring("name: del-web"), "after the PrefixSuffixTransformer")
 
-	in, err := guardSite(&mapTree{files: files}, "overlays/prod", true)
+	in, err := guard.Site(&treetest.Map{Files: files}, "overlays/prod")
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(in.warnings).To(ConsistOf(
+	g.Expect(in.Warnings).To(ConsistOf(
 		`overlays/prod/kustomization.yaml: "bases" is deprecated, use "resources" instead`,
 		`overlays/prod/kustomization.yaml: "patchesStrategicMerge" is deprecated, use "patches" instead`,
 	))
-}
-
-func TestCompatKustomizationKeepsPatchesStrategicMergeNextToOtherTransformers(t *testing.T) {
-	g := NewWithT(t)
-	in := []byte("namespace: x\nbases:\n- ../b\npatchesStrategicMerge:\n- p.yaml\n")
-
-	out := string(compatKustomization(in))
-
-	g.Expect(out).NotTo(ContainSubstring("bases:"))
-	g.Expect(out).To(ContainSubstring("patchesStrategicMerge:"), "moving it after namespace would change the result")
-	g.Expect(out).To(MatchRegexp(`resources:\n- \.\./b`))
 }
 
 func TestRenderOpenAPISchemaDoesNotLeakIntoOtherSites(t *testing.T) {
 	g := NewWithT(t)
 	files := parityRepo()
 	alone := renderTree(t, files, "overlays/features")[0]
-	g.Expect(alone.err).NotTo(HaveOccurred())
+	g.Expect(alone.Err).NotTo(HaveOccurred())
 	files["overlays/openapi/kustomization.yaml"] = "openapi:\n  version: v1.21.2\nresources:\n- ../../base\n"
 
 	results := renderTree(t, files, "overlays/openapi", "overlays/features", "overlays/openapi", "overlays/features")
 
 	for _, r := range results {
-		g.Expect(r.err).NotTo(HaveOccurred())
+		g.Expect(r.Err).NotTo(HaveOccurred())
 	}
-	g.Expect(results[1].yaml).To(Equal(alone.yaml))
-	g.Expect(results[3].yaml).To(Equal(alone.yaml))
+	g.Expect(results[1].YAML).To(Equal(alone.YAML))
+	g.Expect(results[3].YAML).To(Equal(alone.YAML))
 }

@@ -24,52 +24,15 @@ import (
 
 	. "github.com/onsi/gomega"
 
+	"github.com/siteops/siteops/gitops/publish"
 	"github.com/siteops/siteops/test/gitserver"
 )
-
-func TestParseSigningKeyRefusesKeysThatCannotSign(t *testing.T) {
-	locked := gitserver.NewOpenPGPKey(t, "siteops", "siteops@example.com", "s3cret-passphrase")
-	plain := gitserver.NewOpenPGPKey(t, "siteops", "siteops@example.com", "")
-	for _, tc := range []struct {
-		name       string
-		armored    []byte
-		passphrase string
-		wantErr    string // "" = the key is accepted
-	}{
-		{"unlocked key", plain.PrivateArmored, "", ""},
-		{"locked key and its passphrase", locked.PrivateArmored, "s3cret-passphrase", ""},
-		{"locked key without a passphrase", locked.PrivateArmored, "", "protected by a passphrase and none was given"},
-		{"locked key with a wrong passphrase", locked.PrivateArmored, "wrong-guess", "the passphrase does not unlock it"},
-		{"public key", plain.PublicArmored, "", "is a public key"},
-		{"not armored", []byte("just some text"), "", "not an ASCII-armored OpenPGP key"},
-		{"empty", nil, "", "not an ASCII-armored OpenPGP key"},
-		{"armor around garbage", []byte("-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nAAAA\n-----END PGP PRIVATE KEY BLOCK-----\n"), "",
-			"not an ASCII-armored OpenPGP key"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			g := NewWithT(t)
-			k, err := ParseSigningKey(tc.armored, []byte(tc.passphrase))
-			if tc.wantErr == "" {
-				g.Expect(err).NotTo(HaveOccurred())
-				g.Expect(k.String()).To(HavePrefix("OpenPGP key "))
-				return
-			}
-			g.Expect(err).To(MatchError(ContainSubstring(tc.wantErr)))
-			g.Expect(IsPermanent(err)).To(BeTrue())
-			g.Expect(err.Error()).NotTo(ContainSubstring("s3cret-passphrase"))
-			g.Expect(err.Error()).NotTo(ContainSubstring("wrong-guess"))
-			if len(tc.armored) > 200 {
-				g.Expect(err.Error()).NotTo(ContainSubstring(string(tc.armored[100:140])), "no key material")
-			}
-		})
-	}
-}
 
 func TestSignedRenderedCommitsPassGitVerifyCommit(t *testing.T) {
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
 	pgp := gitserver.NewOpenPGPKey(t, "siteops renderer", "renderer@example.com", "correct horse")
-	key, err := ParseSigningKey(pgp.PrivateArmored, []byte("correct horse"))
+	key, err := publish.ParseSigningKey(pgp.PrivateArmored, []byte("correct horse"))
 	g.Expect(err).NotTo(HaveOccurred())
 	e.opts.Target.SigningKey = key
 
@@ -108,7 +71,7 @@ func TestUnsignedSyncStaysUnsignedAndAnotherKeyFailsVerification(t *testing.T) {
 	g.Expect(err).To(HaveOccurred(), "a commit made without a signing key carries no signature: %s", out)
 
 	other := gitserver.NewOpenPGPKey(t, "other", "other@example.com", "")
-	key, err := ParseSigningKey(other.PrivateArmored, nil)
+	key, err := publish.ParseSigningKey(other.PrivateArmored, nil)
 	g.Expect(err).NotTo(HaveOccurred())
 	e.opts.Target.SigningKey = key
 	wt := e.srv.Clone(t, e.repo)
@@ -118,7 +81,7 @@ func TestUnsignedSyncStaysUnsignedAndAnotherKeyFailsVerification(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	o := e.opts
-	signed, err := Sync(ctx, o)
+	signed, err := e.syncer.Sync(ctx, o)
 	g.Expect(err).NotTo(HaveOccurred())
 	out, err = gpg.VerifyCommit(e.srv, e.repo, signed.RenderedRevision)
 	g.Expect(err).To(HaveOccurred(), "signed by a key gpg does not know: %s", out)

@@ -22,6 +22,8 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+
+	"github.com/siteops/siteops/gitops/internal/permanent"
 )
 
 // SitePath renders pathTemplate (default "{{.Site}}") for site: the folder of the site on the target branch.
@@ -41,7 +43,7 @@ func sitePathFunc(pathTemplate string) (func(site string) (string, error), error
 	}
 	tmpl, err := template.New("path").Option("missingkey=error").Parse(pathTemplate)
 	if err != nil {
-		return nil, permanent(fmt.Errorf("invalid path template %q: %w", pathTemplate, err))
+		return nil, permanent.Error(fmt.Errorf("invalid path template %q: %w", pathTemplate, err))
 	}
 	return func(site string) (string, error) { return sitePath(tmpl, pathTemplate, site) }, nil
 }
@@ -49,15 +51,17 @@ func sitePathFunc(pathTemplate string) (func(site string) (string, error), error
 func sitePath(tmpl *template.Template, pathTemplate, site string) (string, error) {
 	var b strings.Builder
 	if err := tmpl.Execute(&b, struct{ Site string }{Site: site}); err != nil {
-		return "", permanent(fmt.Errorf("path template %q: %w", pathTemplate, err))
+		return "", permanent.Error(fmt.Errorf("path template %q: %w", pathTemplate, err))
 	}
 	p := strings.Trim(b.String(), "/")
 	if p == "" || path.Clean(p) != p {
-		return "", permanent(fmt.Errorf("path template %q gives %q for site %q: not a clean relative path", pathTemplate, b.String(), site))
+		return "", permanent.Error(fmt.Errorf("path template %q gives %q for site %q: not a clean relative path",
+			pathTemplate, b.String(), site))
 	}
 	for _, seg := range strings.Split(p, "/") {
 		if seg == "." || seg == ".." || strings.EqualFold(seg, ".git") {
-			return "", permanent(fmt.Errorf("path template %q gives %q for site %q: %q is not allowed", pathTemplate, p, site, seg))
+			return "", permanent.Error(fmt.Errorf("path template %q gives %q for site %q: %q is not allowed", pathTemplate, p,
+				site, seg))
 		}
 	}
 	return p, nil
@@ -80,7 +84,8 @@ func sitePaths(pathTemplate string, sites []string) (map[string]string, error) {
 			return nil, err
 		}
 		if other, dup := owner[p]; dup {
-			return nil, permanent(fmt.Errorf("path template %q gives sites %q and %q the same folder %q", pathTemplate, other, s, p))
+			return nil, permanent.Error(fmt.Errorf("path template %q gives sites %q and %q the same folder %q", pathTemplate,
+				other, s, p))
 		}
 		owner[p] = s
 		out[s] = p
@@ -92,7 +97,8 @@ func sitePaths(pathTemplate string, sites []string) (map[string]string, error) {
 	sort.Strings(paths)
 	for i := 1; i < len(paths); i++ {
 		if strings.HasPrefix(paths[i], paths[i-1]+"/") {
-			return nil, permanent(fmt.Errorf("path template %q nests site %q inside site %q", pathTemplate, owner[paths[i]], owner[paths[i-1]]))
+			return nil, permanent.Error(fmt.Errorf("path template %q nests site %q inside site %q", pathTemplate,
+				owner[paths[i]], owner[paths[i-1]]))
 		}
 	}
 	return out, nil

@@ -35,7 +35,8 @@ func TestSourceFetchIsShallowThenIncremental(t *testing.T) {
 
 	requests := e.srv.Requests()
 	second := e.sync(t, &first)
-	g.Expect(e.srv.Requests()-requests).To(BeEquivalentTo(1), "nothing new: one listing of the refs, source and target head together, no fetch")
+	g.Expect(e.srv.Requests()-requests).To(BeEquivalentTo(1),
+		"nothing new: one listing of the refs, source and target head together, no fetch")
 	g.Expect(second.Pushed).To(BeFalse())
 
 	wt := e.srv.Clone(t, e.repo)

@@ -54,7 +54,7 @@ func TestSyncSourceRefs(t *testing.T) {
 			g := NewWithT(t)
 			o := e.opts
 			o.Source.Ref, o.WorkDir, o.Target.Branch = tc.ref, t.TempDir(), "rendered-"+tc.name[:3]
-			res, err := Sync(context.Background(), o)
+			res, err := NewSyncer(SyncerOptions{}).Sync(context.Background(), o)
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(res.SourceRevision).To(Equal(tc.wantRev))
 			g.Expect(e.srv.Log(t, e.repo, o.Target.Branch)[0].Trailer(TrailerSourceRevision)).To(Equal(tc.wantRev))
@@ -118,7 +118,7 @@ func TestSyncPermanentErrors(t *testing.T) {
 			o := e.opts
 			o.WorkDir = t.TempDir()
 			tc.edit(&o)
-			_, err := Sync(context.Background(), o)
+			_, err := NewSyncer(SyncerOptions{}).Sync(context.Background(), o)
 			g.Expect(err).To(MatchError(ContainSubstring(tc.want)))
 			g.Expect(IsPermanent(err)).To(BeTrue(), "error %v should be permanent", err)
 		})
@@ -135,7 +135,8 @@ func TestSyncUnreachableSourceIsTransient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	_, err = Sync(ctx, SyncOptions{Source: SourceSpec{URL: "http://" + addr + "/x.git"}, WorkDir: t.TempDir()})
+	_, err = NewSyncer(SyncerOptions{}).Sync(ctx, SyncOptions{Source: SourceSpec{URL: "http://" + addr + "/x.git"},
+		WorkDir: t.TempDir()})
 
 	g.Expect(err).To(HaveOccurred())
 	g.Expect(IsPermanent(err)).To(BeFalse())
@@ -148,7 +149,7 @@ func TestSyncBasicAuthAndCredentialsNeverInMessages(t *testing.T) {
 	srv := gitserver.Start(t, gitserver.Options{Username: "git", Password: password})
 	url := srv.NewRepo(t, "private", baseRepo())
 
-	res, err := Sync(context.Background(), SyncOptions{
+	res, err := NewSyncer(SyncerOptions{}).Sync(context.Background(), SyncOptions{
 		Source:  SourceSpec{URL: url, Auth: &Auth{Username: "git", Password: password}},
 		WorkDir: t.TempDir(),
 	})
@@ -156,7 +157,7 @@ func TestSyncBasicAuthAndCredentialsNeverInMessages(t *testing.T) {
 	g.Expect(res.Pushed).To(BeTrue())
 	g.Expect(srv.Log(t, "private", DefaultTargetBranch)).To(HaveLen(1))
 
-	_, err = Sync(context.Background(), SyncOptions{
+	_, err = NewSyncer(SyncerOptions{}).Sync(context.Background(), SyncOptions{
 		Source:  SourceSpec{URL: url, Auth: &Auth{Username: "git", Password: "wrong-" + password}},
 		WorkDir: t.TempDir(),
 	})
@@ -164,7 +165,8 @@ func TestSyncBasicAuthAndCredentialsNeverInMessages(t *testing.T) {
 	g.Expect(IsPermanent(err)).To(BeTrue())
 	g.Expect(err.Error()).NotTo(ContainSubstring(password))
 
-	_, err = Sync(context.Background(), SyncOptions{Source: SourceSpec{URL: url}, WorkDir: t.TempDir()})
+	_, err = NewSyncer(SyncerOptions{}).Sync(context.Background(), SyncOptions{Source: SourceSpec{URL: url},
+		WorkDir: t.TempDir()})
 	g.Expect(err).To(MatchError(ContainSubstring("authentication required")))
 	g.Expect(IsPermanent(err)).To(BeTrue())
 }
@@ -176,7 +178,7 @@ func TestSyncFileURLSourceAndSeparateTarget(t *testing.T) {
 	srv.NewRepo(t, "config", baseRepo())
 	srv.NewRepo(t, "rendered", map[string]string{"README.md": "rendered output lives on branch deploy\n"})
 
-	res, err := Sync(context.Background(), SyncOptions{
+	res, err := NewSyncer(SyncerOptions{}).Sync(context.Background(), SyncOptions{
 		Source:  SourceSpec{URL: "file://" + srv.GitDir("config")},
 		Target:  TargetSpec{URL: "file://" + srv.GitDir("rendered"), Branch: "deploy", PathTemplate: "clusters/{{.Site}}"},
 		WorkDir: t.TempDir(),

@@ -145,7 +145,7 @@ func TestSyncOverSSHWithKeyAndKnownHosts(t *testing.T) {
 	url := "ssh://git@" + sshSrv.addr + "/config.git"
 	knownHosts := []byte(knownhosts.Line([]string{knownhosts.Normalize(sshSrv.addr)}, sshSrv.hostKey) + "\n")
 
-	res, err := Sync(context.Background(), SyncOptions{
+	res, err := NewSyncer(SyncerOptions{}).Sync(context.Background(), SyncOptions{
 		Source:  SourceSpec{URL: url, Auth: &Auth{SSHPrivateKey: clientPEM, SSHKnownHosts: knownHosts}},
 		WorkDir: t.TempDir(),
 	})
@@ -157,7 +157,7 @@ func TestSyncOverSSHWithKeyAndKnownHosts(t *testing.T) {
 
 	otherHost, _ := newKey(t)
 	wrongHosts := []byte(knownhosts.Line([]string{knownhosts.Normalize(sshSrv.addr)}, otherHost.PublicKey()) + "\n")
-	_, err = Sync(context.Background(), SyncOptions{
+	_, err = NewSyncer(SyncerOptions{}).Sync(context.Background(), SyncOptions{
 		Source:  SourceSpec{URL: url, Auth: &Auth{SSHPrivateKey: clientPEM, SSHKnownHosts: wrongHosts}},
 		WorkDir: t.TempDir(),
 	})
@@ -166,7 +166,7 @@ func TestSyncOverSSHWithKeyAndKnownHosts(t *testing.T) {
 	g.Expect(err.Error()).NotTo(ContainSubstring("PRIVATE KEY"))
 
 	_, otherPEM := newKey(t)
-	_, err = Sync(context.Background(), SyncOptions{
+	_, err = NewSyncer(SyncerOptions{}).Sync(context.Background(), SyncOptions{
 		Source:  SourceSpec{URL: url, Auth: &Auth{SSHPrivateKey: otherPEM, SSHKnownHosts: knownHosts}},
 		WorkDir: t.TempDir(),
 	})

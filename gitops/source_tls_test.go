@@ -21,6 +21,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/test/gitserver"
 )
 
@@ -31,10 +32,7 @@ func tlsEnv(t *testing.T) (*syncEnv, *gitserver.CA) {
 	ca := gitserver.NewCA(t)
 	srv := gitserver.Start(t, gitserver.Options{TLS: ca, Username: "bot", Password: "tls-pass-123"})
 	url := srv.NewRepo(t, "config", baseRepo())
-	return &syncEnv{srv: srv, repo: "config", opts: SyncOptions{
-		Source:  SourceSpec{URL: url, Ref: gitserver.DefaultBranch},
-		WorkDir: t.TempDir(),
-	}}, ca
+	return syncEnvOf(t, srv, url), ca
 }
 
 func TestHTTPSWithThePrivateCAFromTheCredentialsSyncsAndPushes(t *testing.T) {
@@ -49,7 +47,8 @@ func TestHTTPSWithThePrivateCAFromTheCredentialsSyncsAndPushes(t *testing.T) {
 	g.Expect(e.rendered(t, "prod")).To(ContainSubstring("nginx:1.26"))
 
 	// The CLI's read path (FetchBranch) trusts the same CA.
-	c, ok, err := FetchBranch(t.Context(), t.TempDir(), e.opts.Source.URL, DefaultTargetBranch, e.opts.Source.Auth)
+	c, ok, err := e.syncer.FetchBranch(t.Context(), t.TempDir(), e.opts.Source.URL, DefaultTargetBranch,
+		e.opts.Source.Auth)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(ok).To(BeTrue())
 	defer c.Close()
@@ -69,7 +68,7 @@ func TestHTTPSWithAnUnknownCAFailsClearlyAndPermanently(t *testing.T) {
 			g := NewWithT(t)
 			e, _ := tlsEnv(t)
 			e.opts.Source.Auth = &Auth{Username: "bot", Password: "tls-pass-123", CABundle: tc.ca}
-			_, err := trySync(t, e.opts)
+			_, err := e.trySync(t)
 			g.Expect(err).To(HaveOccurred())
 			g.Expect(IsPermanent(err)).To(BeTrue())
 			g.Expect(err.Error()).To(ContainSubstring("TLS certificate is signed by an unknown authority"))
@@ -92,11 +91,12 @@ func TestValidateCABundle(t *testing.T) {
 		{"empty", "", "holds no PEM certificate"},
 		{"not PEM", "hello", "holds no PEM certificate"},
 		{"a private key", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", `type "PRIVATE KEY"`},
-		{"garbage certificate", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", "certificate 1 cannot be parsed"},
+		{"garbage certificate", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+			"certificate 1 cannot be parsed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
-			err := ValidateCABundle([]byte(tc.pem))
+			err := source.ValidateCABundle([]byte(tc.pem))
 			if tc.wantErr == "" {
 				g.Expect(err).NotTo(HaveOccurred())
 				return

@@ -20,108 +20,107 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"path"
-	"slices"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-logr/logr"
+
+	"github.com/siteops/siteops/gitops/internal/permanent"
+	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/publish"
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // Sync fetches the source, renders the sites whose inputs changed and publishes them on the target branch.
 // A failed site is not an error (see SyncResult.Sites); Sync fails only when the source or target cannot be
 // fetched, the options are invalid (permanent), or the push fails after retries.
-func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
+func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 	o, err := withDefaults(opts)
 	if err != nil {
 		return SyncResult{}, err
 	}
-	src, err := fetchSource(ctx, o.WorkDir, o.Source)
+	src, err := sy.caches.Fetch(ctx, o.WorkDir, o.Source)
 	if err != nil {
 		return SyncResult{}, err
 	}
-	defer src.release()
-	res := SyncResult{SourceRevision: src.commit.Hash.String()}
-	if src.ref.IsBranch() && sameURL(o.Target.URL, o.Source.URL) && src.ref.Short() == o.Target.Branch {
-		return res, permanent(fmt.Errorf("target branch %q is the source branch", o.Target.Branch))
+	defer src.Release()
+	res := SyncResult{SourceRevision: src.Commit.Hash.String()}
+	if src.Ref.IsBranch() && sameURL(o.Target.URL, o.Source.URL) && src.Ref.Short() == o.Target.Branch {
+		return res, permanent.Error(fmt.Errorf("target branch %q is the source branch", o.Target.Branch))
 	}
-	tree := src.cache.gitTree(src.tree)
-	plan, err := planSites(tree, o, memoGuard(src.cache.dir, tree))
+	srcTree := src.Cache.Tree(src.Tree)
+	plan, err := newSitePlan(srcTree, o)
 	if err != nil {
 		return res, err
 	}
-	tgtAuth, err := authMethod(o.Target.URL, o.Target.Auth, o.WorkDir)
-	if err != nil {
-		return res, err
-	}
-	tgtCA, err := caBundle(o.Target.Auth)
-	if err != nil {
-		return res, err
-	}
-	tgt, err := openCache(o.WorkDir, "tgt", o.Target.URL, tgtAuth, tgtCA)
-	if err != nil {
-		return res, err
-	}
-	defer tgt.release()
-	st, err := fetchTarget(ctx, tgt, src, o)
-	if err != nil {
-		return res, o.redact(fmt.Errorf("fetching target branch %q: %w", o.Target.Branch, err))
-	}
-	jobs := plan.decide(st, o.Previous)
-	results, err := renderToStore(ctx, tgt.repo.Storer, jobs, o.Workers)
-	if err != nil {
-		return res, err
-	}
-	files, siteOf := map[string]plumbing.Hash{}, map[string]string{}
-	for i, j := range jobs {
-		s := plan.states[j.name]
-		s.Rendered, s.RenderDuration = true, results[i].took
-		if results[i].err != nil {
-			s.Ready, s.Reason, s.Message = false, failureReason(results[i].err), o.redactMsg(results[i].err.Error())
-			o.Logger.V(1).Info("site failed", "site", j.name, "error", s.Message)
-			continue
+	var tgt *source.Cache
+	var st publish.Target
+	defer func() {
+		if tgt != nil {
+			tgt.Release()
 		}
-		files[plan.paths[j.name]], siteOf[plan.paths[j.name]] = results[i].blob, j.name
-		s.Ready = true
+	}()
+	var storeMu sync.Mutex // one writer into the target's store at a time
+	b := builder{guard: sy.guards.guard(src.Cache.Dir(), srcTree), workers: o.Workers, onRender: sy.onRender}
+	err = buildSites(ctx, plan.runs, b, func() error {
+		if err := plan.guarded(o); err != nil {
+			return err
+		}
+		if tgt, st, err = sy.openTarget(ctx, src, o); err != nil {
+			return err
+		}
+		plan.decide(st, o.Previous)
+		return nil
+	}, func(r *siteRun, yaml []byte) (err error) {
+		if r.renderErr != nil {
+			return nil
+		}
+		storeMu.Lock()
+		defer storeMu.Unlock()
+		r.blob, err = tree.StoreBlob(tgt.Repo().Storer, yaml)
+		return err
+	})
+	if err != nil {
+		return res, err
 	}
+	plan.rendered(o)
 	var g gated
 	if o.Gate != nil {
-		if g, err = applyGate(tgt, st, o.Gate, o, res.SourceRevision, plan, files, siteOf); err != nil {
+		if g, err = applyGate(tgt, st, o.Gate, o, res.SourceRevision, plan); err != nil {
 			return res, err
 		}
 	}
-	author, _ := parseAuthor(o.CommitAuthor) // validated by withDefaults
-	removed := removedSites(tree, o, plan)
-	pr, err := publish(ctx, tgt, st, publishInput{
-		branch: o.Target.Branch, author: author, sourceRev: res.SourceRevision,
-		files: files, siteOf: siteOf, removed: removed, signer: o.Target.SigningKey, beforePush: o.beforePush,
-		log: o.Logger, restored: g.restored, trailers: g.trailers,
+	author, _ := publish.ParseAuthor(o.CommitAuthor) // validated by withDefaults
+	removed := removedSites(srcTree, o, plan)
+	pr, err := pushRendered(ctx, tgt, st, publish.Input{
+		Branch: o.Target.Branch, Author: author, SourceRev: res.SourceRevision,
+		Files: plan.files(), Removed: removed, Signer: o.Target.SigningKey, BeforePush: o.beforePush,
+		Log: o.Logger, Restored: g.restored, Trailers: g.trailers,
 	})
 	res.ForeignCommits, res.PushRetries = pr.foreign, pr.retries
 	if err != nil {
-		for _, s := range plan.states {
-			if s.Rendered && s.Ready {
+		for _, r := range plan.runs {
+			if s := r.state; s.Rendered && s.Ready {
 				s.Ready, s.Reason, s.Message = false, FailureNotPublished, "rendered but not published: the push failed"
 			}
 		}
 		// The removed sites stay in the result, as they were, so the next Sync removes them again.
-		for _, name := range removed {
-			prev := o.Previous[name]
-			plan.states[name] = &prev
-		}
-		res.Sites = plan.sorted()
+		res.Sites = plan.sorted(removedStates(removed, o.Previous))
 		return res, o.redact(err)
 	}
-	for _, dir := range slices.Sorted(maps.Keys(siteOf)) {
-		plan.states[siteOf[dir]].LastRenderedRevision = res.SourceRevision
+	for _, r := range plan.runs {
+		if !r.blob.IsZero() {
+			r.state.LastRenderedRevision = res.SourceRevision
+		}
 	}
 	for name, rev := range g.restored {
-		plan.states[name].LastRenderedRevision = rev
+		plan.byName[name].state.LastRenderedRevision = rev
 	}
 	if pr.pushed {
-		for _, name := range pr.changed { // removed sites are not in plan.states
-			if s, ok := plan.states[name]; ok {
-				s.RenderedCommit = pr.head.String()
+		for _, name := range pr.changed { // removed sites are not in the plan
+			if r, ok := plan.byName[name]; ok {
+				r.state.RenderedCommit = pr.head.String()
 			}
 		}
 	}
@@ -129,19 +128,46 @@ func Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 		// Only the status's per-site rendered commit is missing: the sync itself succeeded.
 		o.Logger.Error(o.redact(err), "finding the commits that last changed the sites' folders")
 	}
-	res.RenderedRevision, res.Pushed, res.Sites = hashString(pr.head), pr.pushed, plan.sorted()
+	res.RenderedRevision, res.Pushed, res.Sites = hashString(pr.head), pr.pushed, plan.sorted(nil)
 	o.Logger.V(1).Info("sync done", "source", res.SourceRevision, "rendered", res.RenderedRevision,
 		"pushed", res.Pushed, "changedSites", pr.changed)
 	return res, nil
 }
 
+// openTarget opens the target's cache and fetches the target branch.
+func (sy *Syncer) openTarget(ctx context.Context, src *source.Fetched,
+	o SyncOptions) (*source.Cache, publish.Target, error) {
+	tgtAuth, err := source.AuthMethod(o.Target.URL, o.Target.Auth, o.WorkDir)
+	if err != nil {
+		return nil, publish.Target{}, err
+	}
+	tgtCA, err := source.CABundle(o.Target.Auth)
+	if err != nil {
+		return nil, publish.Target{}, err
+	}
+	tgt, err := sy.caches.Open(o.WorkDir, "tgt", o.Target.URL, tgtAuth, tgtCA)
+	if err != nil {
+		return nil, publish.Target{}, err
+	}
+	st, err := fetchTarget(ctx, tgt, src, o)
+	if err != nil {
+		tgt.Release()
+		return nil, publish.Target{}, o.redact(fmt.Errorf("fetching target branch %q: %w", o.Target.Branch, err))
+	}
+	return tgt, st, nil
+}
+
 // fetchTarget fetches the target branch. When the target is the source's repository, the refs listed to
 // fetch the source serve again: no second listing.
-func fetchTarget(ctx context.Context, tgt *gitCache, src *source, o SyncOptions) (targetState, error) {
-	if src.refs.listed && sameURL(o.Target.URL, o.Source.URL) {
-		return tgt.fetchListedBranch(ctx, src.refs, o.Target.Branch)
+func fetchTarget(ctx context.Context, tgt *source.Cache, src *source.Fetched, o SyncOptions) (publish.Target, error) {
+	var b source.Branch
+	var err error
+	if src.Refs.Listed && sameURL(o.Target.URL, o.Source.URL) {
+		b, err = tgt.FetchListedBranch(ctx, src.Refs, o.Target.Branch)
+	} else {
+		b, err = tgt.FetchBranch(ctx, o.Target.Branch)
 	}
-	return tgt.fetchBranch(ctx, o.Target.Branch)
+	return publish.Target(b), err
 }
 
 // withDefaults fills the defaults of opts and validates them; errors are permanent.
@@ -168,106 +194,28 @@ func withDefaults(o SyncOptions) (SyncOptions, error) {
 		o.Logger = logr.Discard()
 	}
 	if o.WorkDir == "" {
-		return o, permanent(errors.New("WorkDir is required"))
+		return o, permanent.Error(errors.New("WorkDir is required"))
 	}
-	if err := ValidateURL(o.Source.URL); err != nil {
+	if err := source.ValidateURL(o.Source.URL); err != nil {
 		return o, err
 	}
-	if err := ValidateURL(o.Target.URL); err != nil {
+	if err := source.ValidateURL(o.Target.URL); err != nil {
 		return o, err
 	}
 	if !plumbing.NewBranchReferenceName(o.Target.Branch).IsBranch() || o.Target.Branch != path.Clean(o.Target.Branch) {
-		return o, permanent(fmt.Errorf("invalid target branch %q", o.Target.Branch))
+		return o, permanent.Error(fmt.Errorf("invalid target branch %q", o.Target.Branch))
 	}
-	if _, err := parseAuthor(o.CommitAuthor); err != nil {
+	if _, err := publish.ParseAuthor(o.CommitAuthor); err != nil {
 		return o, err
 	}
 	return o, nil
 }
 
-func (o SyncOptions) redactMsg(s string) string { return redact(s, o.Source.Auth, o.Target.Auth) }
-func (o SyncOptions) redact(err error) error    { return redactErr(err, o.Source.Auth, o.Target.Auth) }
-
-// sitePlan is the per-site state of a Sync before publishing.
-type sitePlan struct {
-	states map[string]*SiteState
-	inputs map[string]*siteInputs
-	dirs   map[string]string // site → overlay folder
-	paths  map[string]string // site → target folder (valid sites only)
+func (o SyncOptions) redactMsg(s string) string {
+	return source.NewRedactor(o.Source.Auth, o.Target.Auth).String(s)
 }
-
-// planSites selects the sites and guards each one with guard (guardSite with contents, or memoGuard); a site
-// that fails the guard is failed, not an error.
-func planSites(t fileTree, o SyncOptions, guard func(dir string) (*siteInputs, error)) (*sitePlan, error) {
-	names := o.Sites
-	if len(names) == 0 {
-		found, err := discoverSites(t, o.OverlaysDir)
-		if err != nil {
-			return nil, err
-		}
-		names = found
-	}
-	p := &sitePlan{states: map[string]*SiteState{}, inputs: map[string]*siteInputs{}, dirs: map[string]string{}}
-	var valid []string
-	for _, name := range names {
-		s := &SiteState{Name: name}
-		if prev, ok := o.Previous[name]; ok {
-			s.LastRenderedRevision, s.RenderedCommit = prev.LastRenderedRevision, prev.RenderedCommit
-		}
-		p.states[name] = s
-		if err := ValidateSiteName(name); err != nil {
-			s.Reason, s.Message = FailureInvalidName, err.Error()
-			continue
-		}
-		valid = append(valid, name)
-		p.dirs[name] = path.Join(cleanRel(o.OverlaysDir), name)
-		in, err := guard(p.dirs[name])
-		if err != nil {
-			var g *guardError
-			if !errors.As(err, &g) {
-				return nil, fmt.Errorf("reading site %s: %w", name, err)
-			}
-			s.Reason, s.Message = FailureGuardRefused, o.redactMsg(err.Error())
-			if in != nil {
-				s.Warnings = sortedWarnings(in.warnings)
-			}
-			continue
-		}
-		p.inputs[name] = in
-		s.InputDigest, s.Warnings = in.digest, sortedWarnings(in.warnings)
-	}
-	paths, err := sitePaths(o.Target.PathTemplate, valid)
-	if err != nil {
-		return nil, err
-	}
-	p.paths = paths
-	return p, nil
-}
-
-// decide returns the sites to render: guarded OK and not (same digest as a Ready previous render whose output
-// is still on the target branch). Skipped sites are Ready.
-func (p *sitePlan) decide(st targetState, previous map[string]SiteState) []renderJob {
-	var jobs []renderJob
-	for _, name := range slices.Sorted(maps.Keys(p.inputs)) {
-		in, s := p.inputs[name], p.states[name]
-		prev, ok := previous[name]
-		if ok && prev.Ready && prev.InputDigest == in.digest && st.files != nil {
-			if mode, _, err := st.files.entry(p.paths[name] + "/" + ManifestFile); err == nil && mode.IsFile() {
-				s.Ready = true
-				continue
-			}
-		}
-		jobs = append(jobs, renderJob{name: name, dir: p.dirs[name], in: in})
-	}
-	return jobs
-}
-
-func (p *sitePlan) sorted() []SiteState {
-	out := make([]SiteState, 0, len(p.states))
-	for _, name := range slices.Sorted(maps.Keys(p.states)) {
-		out = append(out, *p.states[name])
-	}
-	return out
+func (o SyncOptions) redact(err error) error {
+	return source.NewRedactor(o.Source.Auth, o.Target.Auth).Error(err)
 }
 
 func hashString(h plumbing.Hash) string {

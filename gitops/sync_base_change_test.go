@@ -33,11 +33,11 @@ func TestSyncBaseChangeRendersEverySiteUsingItAndNoOther(t *testing.T) {
 		"  selector: {app: web}\n  ports:\n  - port: 8080\n")
 	pushed := wt.Commit("base: port 8080")
 	wt.Push()
-	rendersBefore := RenderCount()
+	rendersBefore := e.renders.Load()
 
 	res := e.sync(t, &first)
 
-	g.Expect(RenderCount() - rendersBefore).To(BeEquivalentTo(2))
+	g.Expect(e.renders.Load() - rendersBefore).To(BeEquivalentTo(2))
 	g.Expect(site(t, res, "dev").Rendered).To(BeTrue())
 	g.Expect(site(t, res, "prod").Rendered).To(BeTrue())
 	g.Expect(site(t, res, "edge").Rendered).To(BeFalse())

@@ -73,7 +73,8 @@ func hostileCases(addr, outsideFile, execMarkerScript string) map[string]hostile
 			want: "remote references are not allowed"},
 		"remote-github": {files: kust("resources:\n- github.com/kubernetes-sigs/kustomize//examples/helloWorld?ref=v3.3.1\n"),
 			want: "remote references are not allowed"},
-		"remote-ssh-component": {files: kust(fmt.Sprintf("resources:\n- ../../base\ncomponents:\n- ssh://git@%s/org/repo.git\n", addr)),
+		"remote-ssh-component": {files: kust(fmt.Sprintf("resources:\n- ../../base\ncomponents:\n- "+
+			"ssh://git@%s/org/repo.git\n", addr)),
 			want: "remote references are not allowed"},
 		"escape-dotdot": {files: kust("resources:\n- ../../../../outside\n"), want: "leaves the checkout"},
 		"symlink-escape": {files: kust("resources:\n- ../../base\n- leak.yaml\n"),
@@ -95,7 +96,8 @@ func hostileCases(addr, outsideFile, execMarkerScript string) map[string]hostile
 			"kustomization.yaml": "generators:\n- plugin.yaml\n",
 			"plugin.yaml":        "apiVersion: someteam.example.com/v1\nkind: ChartInflator\nmetadata:\n  name: x\n",
 		}, want: "kustomize build"},
-		"helm-chart": {files: kust(fmt.Sprintf("helmCharts:\n- name: web\n  repo: http://%s/charts\n  version: 1.0.0\n", addr)),
+		"helm-chart": {files: kust(fmt.Sprintf("helmCharts:\n- name: web\n  repo: http://%s/charts\n  version: 1.0.0\n",
+			addr)),
 			want: "does not run Helm"},
 		"helm-generator": {files: map[string]string{
 			"kustomization.yaml": "generators:\n- helm.yaml\n",
@@ -115,7 +117,8 @@ func hostileCases(addr, outsideFile, execMarkerScript string) map[string]hostile
 			want: "plaintext data"},
 		"bad-patch-target": {files: map[string]string{
 			"kustomization.yaml": "resources:\n- ../../base\npatches:\n- path: patch.yaml\n",
-			"patch.yaml":         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: no-such-deployment\nspec:\n  replicas: 2\n",
+			"patch.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: no-such-deployment\nspec:\n  " +
+				"replicas: 2\n",
 		}, want: "no resource matches"},
 		"cycle":        {files: kust("resources:\n- ../cycle-b\n"), want: "kustomization cycle"},
 		"self-include": {files: kust("resources:\n- .\n"), want: "kustomization cycle"},
@@ -140,7 +143,8 @@ func TestSyncHostileOverlaysFailOnlyTheirSite(t *testing.T) {
 	helmMarker := filepath.Join(outside, "helm-ran")
 	fakeBin := filepath.Join(outside, "bin")
 	g.Expect(os.MkdirAll(fakeBin, 0o755)).To(Succeed())
-	g.Expect(os.WriteFile(filepath.Join(fakeBin, "helm"), []byte("#!/bin/sh\ntouch "+helmMarker+"\n"), 0o755)).To(Succeed())
+	g.Expect(os.WriteFile(filepath.Join(fakeBin, "helm"), []byte("#!/bin/sh\ntouch "+helmMarker+"\n"),
+		0o755)).To(Succeed())
 	t.Setenv("PATH", fakeBin+string(os.PathListSeparator)+os.Getenv("PATH"))
 
 	cases := hostileCases(addr, outsideFile, execScript)

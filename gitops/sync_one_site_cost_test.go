@@ -39,17 +39,10 @@ func manySitesRepo(n int) map[string]string {
 	return files
 }
 
-// decodedTrees is how many trees the last Sync in workDir read from its caches' stores (not remembered from
+// decodedTrees is how many trees the last Sync of sy in workDir read from its caches' stores (not remembered from
 // the Sync before).
-func decodedTrees(workDir string) int {
-	n := 0
-	treeMemos.Range(func(k, v any) bool {
-		if strings.HasPrefix(k.(string), workDir+"/") {
-			n += v.(*treeMemo).decoded
-		}
-		return true
-	})
-	return n
+func decodedTrees(sy *Syncer, workDir string) int {
+	return sy.caches.TreesDecoded(workDir + "/")
 }
 
 // git runs the git CLI on the server's bare repository and returns its output lines.
@@ -72,7 +65,8 @@ func TestSyncOfOneSiteReadsAndWritesOnlyWhatChanged(t *testing.T) {
 	g := NewWithT(t)
 	e := newSyncEnv(t, manySitesRepo(sites))
 	first := e.sync(t, nil)
-	g.Expect(decodedTrees(e.opts.WorkDir)).To(BeNumerically(">=", sites), "the first Sync decodes every site's folder")
+	g.Expect(decodedTrees(e.syncer, e.opts.WorkDir)).To(BeNumerically(">=", sites),
+		"the first Sync decodes every site's folder")
 	warm := e.sync(t, &first) // nothing changed: as a running controller, every folder is remembered
 	g.Expect(warm.Pushed).To(BeFalse())
 	before := e.srv.Head(t, e.repo, DefaultTargetBranch)
@@ -86,7 +80,7 @@ func TestSyncOfOneSiteReadsAndWritesOnlyWhatChanged(t *testing.T) {
 	g.Expect(site(t, res, "site-07").RenderedCommit).To(Equal(res.RenderedRevision))
 
 	// Source: the root comes with the commit; overlays/ and overlays/site-07/ changed. Target: nothing new.
-	g.Expect(decodedTrees(e.opts.WorkDir)).To(Equal(2))
+	g.Expect(decodedTrees(e.syncer, e.opts.WorkDir)).To(Equal(2))
 	// Every site read the same entries outside its folder (the base): one set, checked once.
 	g.Expect(e.memo(t).sets).To(HaveLen(1))
 	g.Expect(e.memo(t).sites).To(HaveLen(sites))

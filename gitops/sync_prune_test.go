@@ -20,11 +20,13 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops/internal/tree/treetest"
 )
 
 // TestSyncRemovesTheOutputOfADeletedOverlay: deleting a site's overlay removes that site's folder from the
 // rendered branch in one commit that names it; the other sites' output is untouched and nothing is
-// rendered again. Not parallel: RenderCount counts every build in the process, and parallel tests render.
+// rendered again.
 func TestSyncRemovesTheOutputOfADeletedOverlay(t *testing.T) {
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
@@ -35,11 +37,11 @@ func TestSyncRemovesTheOutputOfADeletedOverlay(t *testing.T) {
 	wt.Remove("overlays/edge")
 	deleted := wt.Commit("decommission edge")
 	wt.Push()
-	rendersBefore := RenderCount()
+	rendersBefore := e.renders.Load()
 
 	res := e.sync(t, &first)
 
-	g.Expect(RenderCount()).To(Equal(rendersBefore), "no site's inputs changed")
+	g.Expect(e.renders.Load()).To(Equal(rendersBefore), "no site's inputs changed")
 	g.Expect(res.Pushed).To(BeTrue())
 	g.Expect(e.srv.Files(t, e.repo, DefaultTargetBranch)).To(Equal([]string{"dev/manifests.yaml", "prod/manifests.yaml"}))
 	g.Expect(e.rendered(t, "dev")).To(Equal(devBefore))
@@ -87,11 +89,12 @@ func TestSyncKeepsTheRenderedOutputWhenEveryOverlayIsDeleted(t *testing.T) {
 // does not sit inside a current site's folder.
 func TestRemovedSitesOnlyPrunesFoldersThatLeftTheSource(t *testing.T) {
 	g := NewWithT(t)
-	tree := &mapTree{files: map[string]string{
+	tree := &treetest.Map{Files: map[string]string{
 		"overlays/a/kustomization.yaml": "resources: []\n",
 		"overlays/broken/patch.yaml":    "{}\n", // no kustomization any more: broken, not removed
 	}}
-	plan := &sitePlan{states: map[string]*SiteState{"a": {Name: "a"}}, paths: map[string]string{"a": "clusters/a"}}
+	a := &siteRun{name: "a", dir: "overlays/a", state: &SiteState{Name: "a"}, path: "clusters/a"}
+	plan := &sitePlan{runs: []*siteRun{a}, byName: map[string]*siteRun{"a": a}}
 	o := SyncOptions{OverlaysDir: "overlays", Target: TargetSpec{PathTemplate: "clusters/{{.Site}}"},
 		Previous: map[string]SiteState{
 			"a":      {Name: "a", LastRenderedRevision: "r1"},
@@ -105,5 +108,5 @@ func TestRemovedSitesOnlyPrunesFoldersThatLeftTheSource(t *testing.T) {
 	g.Expect(removedSites(tree, o, plan)).To(BeEmpty())
 
 	o.Target.PathTemplate = "clusters/{{.Site}}"
-	g.Expect(removedSites(tree, o, &sitePlan{states: map[string]*SiteState{}})).To(BeEmpty(), "no site left")
+	g.Expect(removedSites(tree, o, &sitePlan{byName: map[string]*siteRun{}})).To(BeEmpty(), "no site left")
 }

@@ -70,11 +70,11 @@ func TestSyncSiteValuesChangeRendersOnlyThatSite(t *testing.T) {
 	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
 	pushed := wt.Commit("dev: two replicas")
 	wt.Push()
-	rendersBefore := RenderCount()
+	rendersBefore := e.renders.Load()
 
 	res := e.sync(t, &first)
 
-	g.Expect(RenderCount() - rendersBefore).To(BeEquivalentTo(1))
+	g.Expect(e.renders.Load() - rendersBefore).To(BeEquivalentTo(1))
 	g.Expect(site(t, res, "dev").Rendered).To(BeTrue())
 	g.Expect(site(t, res, "prod").Rendered).To(BeFalse())
 	g.Expect(site(t, res, "edge").Rendered).To(BeFalse())
@@ -102,11 +102,11 @@ func TestSyncWithoutSourceChangesMakesNoCommitAndNoRender(t *testing.T) {
 	g := NewWithT(t)
 	e := newSyncEnv(t, baseRepo())
 	first := e.sync(t, nil)
-	rendersBefore := RenderCount()
+	rendersBefore := e.renders.Load()
 
 	res := e.sync(t, &first)
 
-	g.Expect(RenderCount()).To(Equal(rendersBefore))
+	g.Expect(e.renders.Load()).To(Equal(rendersBefore))
 	g.Expect(res.Pushed).To(BeFalse())
 	g.Expect(res.RenderedRevision).To(Equal(first.RenderedRevision))
 	g.Expect(e.srv.Log(t, e.repo, DefaultTargetBranch)).To(HaveLen(1))

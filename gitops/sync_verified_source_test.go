@@ -24,6 +24,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/test/gitserver"
 )
 
@@ -35,7 +36,7 @@ func trustedEnv(t *testing.T) (*syncEnv, *gitserver.Worktree, *gitserver.GPG, *g
 	dev := gitserver.NewOpenPGPKey(t, "developer", "dev@example.com", "")
 	gpg := gitserver.NewGPG(t)
 	gpg.Import(t, dev.PrivateArmored)
-	trusted, err := ParseTrustedKeys(map[string][]byte{"developer.asc": dev.PublicArmored})
+	trusted, err := source.ParseTrustedKeys(map[string][]byte{"developer.asc": dev.PublicArmored})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +44,11 @@ func trustedEnv(t *testing.T) (*syncEnv, *gitserver.Worktree, *gitserver.GPG, *g
 	return e, e.srv.Clone(t, e.repo), gpg, dev
 }
 
-func trySync(t *testing.T, o SyncOptions) (SyncResult, error) {
+func (e *syncEnv) trySync(t *testing.T) (SyncResult, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	return Sync(ctx, o)
+	return e.syncer.Sync(ctx, e.opts)
 }
 
 func TestVerifiedSourceRendersACommitSignedByATrustedKey(t *testing.T) {
@@ -57,7 +58,7 @@ func TestVerifiedSourceRendersACommitSignedByATrustedKey(t *testing.T) {
 	sha := wt.CommitSigned("scale dev", gpg, dev)
 	wt.Push()
 
-	res, err := trySync(t, e.opts)
+	res, err := e.trySync(t)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(res.SourceRevision).To(Equal(sha))
 	g.Expect(res.Pushed).To(BeTrue())
@@ -70,7 +71,7 @@ func TestVerifiedSourceRefusesUnsignedAndUnknownSignersAndKeepsTheLastGoodOutput
 	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
 	wt.CommitSigned("scale dev", gpg, dev)
 	wt.Push()
-	good, err := trySync(t, e.opts)
+	good, err := e.trySync(t)
 	g.Expect(err).NotTo(HaveOccurred())
 	renderedHead := e.srv.Head(t, e.repo, DefaultTargetBranch)
 	g.Expect(renderedHead).To(Equal(good.RenderedRevision))
@@ -79,9 +80,9 @@ func TestVerifiedSourceRefusesUnsignedAndUnknownSignersAndKeepsTheLastGoodOutput
 	wt.Write("overlays/dev/site-values.yaml", siteValues(5, "evil:latest"))
 	unsigned := wt.Commit("unsigned change")
 	wt.Push()
-	_, err = trySync(t, e.opts)
+	_, err = e.trySync(t)
 	g.Expect(err).To(HaveOccurred())
-	g.Expect(errors.Is(err, ErrSourceNotVerified)).To(BeTrue())
+	g.Expect(errors.Is(err, source.ErrSourceNotVerified)).To(BeTrue())
 	g.Expect(IsPermanent(err)).To(BeTrue())
 	g.Expect(err.Error()).To(ContainSubstring("commit " + unsigned[:12] + " is not signed"))
 	g.Expect(e.srv.Head(t, e.repo, DefaultTargetBranch)).To(Equal(renderedHead), "the rendered branch is untouched")
@@ -93,8 +94,8 @@ func TestVerifiedSourceRefusesUnsignedAndUnknownSignersAndKeepsTheLastGoodOutput
 	wt.Write("overlays/dev/site-values.yaml", siteValues(6, "evil:latest"))
 	signedByStranger := wt.CommitSigned("stranger's change", gpg, stranger)
 	wt.Push()
-	_, err = trySync(t, e.opts)
-	g.Expect(errors.Is(err, ErrSourceNotVerified)).To(BeTrue())
+	_, err = e.trySync(t)
+	g.Expect(errors.Is(err, source.ErrSourceNotVerified)).To(BeTrue())
 	g.Expect(err.Error()).To(ContainSubstring("commit " + signedByStranger[:12] + " is signed by key " + stranger.KeyID +
 		", which is not one of the trusted keys"))
 	g.Expect(e.srv.Head(t, e.repo, DefaultTargetBranch)).To(Equal(renderedHead))
@@ -104,7 +105,7 @@ func TestVerifiedSourceRefusesUnsignedAndUnknownSignersAndKeepsTheLastGoodOutput
 	wt.Write("overlays/dev/site-values.yaml", siteValues(3, "nginx:1.28"))
 	wt.CommitSigned("fix", gpg, dev)
 	wt.Push()
-	_, err = trySync(t, e.opts)
+	_, err = e.trySync(t)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(e.rendered(t, "dev")).To(ContainSubstring("nginx:1.28"))
 }
@@ -119,15 +120,17 @@ func TestParseTrustedKeys(t *testing.T) {
 		wantIDs []string
 		wantErr string
 	}{
-		{"one key per entry", map[string][]byte{"a.asc": a.PublicArmored, "b.asc": b.PublicArmored}, []string{a.KeyID, b.KeyID}, ""},
+		{"one key per entry", map[string][]byte{"a.asc": a.PublicArmored, "b.asc": b.PublicArmored}, []string{a.KeyID,
+			b.KeyID}, ""},
 		{"two keys in one entry", map[string][]byte{"keys": both}, []string{a.KeyID, b.KeyID}, ""},
 		{"no entries", map[string][]byte{}, nil, "no trusted OpenPGP public key"},
-		{"not armored", map[string][]byte{"a.asc": a.PublicArmored, "bad.asc": []byte("hello")}, nil, `trusted keys "bad.asc": not an ASCII-armored`},
+		{"not armored", map[string][]byte{"a.asc": a.PublicArmored, "bad.asc": []byte("hello")}, nil,
+			`trusted keys "bad.asc": not an ASCII-armored`},
 		{"empty entry", map[string][]byte{"empty": nil}, nil, `trusted keys "empty": no OpenPGP public key`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
-			k, err := ParseTrustedKeys(tc.entries)
+			k, err := source.ParseTrustedKeys(tc.entries)
 			if tc.wantErr != "" {
 				g.Expect(err).To(MatchError(ContainSubstring(tc.wantErr)))
 				return

@@ -20,6 +20,10 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+
+	"github.com/siteops/siteops/gitops/publish"
+	"github.com/siteops/siteops/gitops/render"
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // Defaults of the options.
@@ -27,37 +31,29 @@ const (
 	DefaultTargetBranch = "rendered"
 	DefaultPathTemplate = "{{.Site}}"
 	DefaultOverlaysDir  = "overlays"
-	DefaultWorkers      = 2
-	DefaultCommitAuthor = "siteops <siteops@localhost>"
+	DefaultWorkers      = render.DefaultWorkers
+	DefaultCommitAuthor = publish.DefaultCommitAuthor
 	// ManifestFile is the file holding a site's rendered objects under its path on the target branch.
-	ManifestFile = "manifests.yaml"
+	ManifestFile = publish.ManifestFile
 )
 
-// Commit trailers written on every rendered commit.
+// Commit trailers: on every rendered commit, and of a gated publish.
 const (
-	TrailerSourceRevision = "Siteops-Source-Revision"
-	TrailerSites          = "Siteops-Sites"
-	TrailerVersion        = "Siteops-Version"
+	TrailerSourceRevision = publish.TrailerSourceRevision
+	TrailerSites          = publish.TrailerSites
+	TrailerVersion        = publish.TrailerVersion
+	TrailerRevertOf       = publish.TrailerRevertOf
+	TrailerFreezeOverride = publish.TrailerFreezeOverride
 )
+
+// Trailer is a commit trailer line "Key: Value".
+type Trailer = publish.Trailer
 
 // Auth holds Git credentials, always read by the caller from a Kubernetes Secret (never logged).
-type Auth struct {
-	Username, Password string // HTTPS basic auth; a token goes in Password (Username may be "git")
-	SSHPrivateKey      []byte // PEM; with SSHKnownHosts (required when SSHPrivateKey is set)
-	SSHKnownHosts      []byte
-	// CABundle holds PEM certificates HTTPS connections trust on top of the system's (a private CA).
-	CABundle []byte
-}
+type Auth = source.Auth
 
-// SourceSpec names the source repository and revision. Ref is a branch, tag or full commit SHA; "" means the
-// remote's default branch.
-type SourceSpec struct {
-	URL, Ref string
-	Auth     *Auth
-	// Verify, when set, accepts only a source commit signed by one of these keys (mode HEAD); any other
-	// commit fails the Sync with ErrSourceNotVerified before anything is rendered.
-	Verify *TrustedKeys
-}
+// SourceSpec names the source repository and revision.
+type SourceSpec = source.SourceSpec
 
 // TargetSpec names where rendered output goes. Branch defaults to "rendered", PathTemplate (a text/template
 // over {{.Site}}) to "{{.Site}}".
@@ -65,23 +61,24 @@ type TargetSpec struct {
 	URL, Branch, PathTemplate string
 	Auth                      *Auth
 	// SigningKey, when set, signs every commit pushed to the target branch.
-	SigningKey *SigningKey
+	SigningKey *publish.SigningKey
 }
 
 // SyncOptions configures one Sync call.
 type SyncOptions struct {
-	Source       SourceSpec
-	Target       TargetSpec           // URL "" = same as Source.URL
-	OverlaysDir  string               // default "overlays"
-	Sites        []string             // empty = every folder under OverlaysDir with a kustomization
-	WorkDir      string               // cache dir for clones (reused across calls for incremental fetch)
-	Previous     map[string]SiteState // last known per-site state (from status), so a restart does not re-render everything
-	Workers      int                  // render pool size, default 2
+	Source      SourceSpec
+	Target      TargetSpec // URL "" = same as Source.URL
+	OverlaysDir string     // default "overlays"
+	Sites       []string   // empty = every folder under OverlaysDir with a kustomization
+	WorkDir     string     // cache dir for clones (reused across calls for incremental fetch)
+	// Previous is the last known per-site state (from status), so a restart does not re-render everything.
+	Previous     map[string]SiteState
+	Workers      int // render pool size, default 2
 	Logger       logr.Logger
 	CommitAuthor string // default "siteops <siteops@localhost>"
 	// Gate, when set, chooses after rendering which sites are published and which get older output back
 	// (waves, freeze windows, reverts); nil publishes every rendered site.
-	Gate Gate
+	Gate PublishGate
 
 	// beforePush, when set (tests only), runs before each push attempt with the attempt number (0-based).
 	beforePush func(attempt int)

@@ -141,7 +141,8 @@ func TestDiffShowsWhatAPushWouldChangeOnTheRenderedBranch(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	srv := gitserver.Start(t, gitserver.Options{})
 	url := srv.NewRepo(t, "config", siteFiles())
-	_, err := gitops.Sync(context.Background(), gitops.SyncOptions{Source: gitops.SourceSpec{URL: url}, WorkDir: t.TempDir()})
+	_, err := gitops.NewSyncer(gitops.SyncerOptions{}).Sync(context.Background(),
+		gitops.SyncOptions{Source: gitops.SourceSpec{URL: url}, WorkDir: t.TempDir()})
 	g.Expect(err).NotTo(HaveOccurred())
 	wt := srv.Clone(t, "config")
 

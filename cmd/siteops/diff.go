@@ -29,7 +29,7 @@ import (
 	"github.com/siteops/siteops/gitops"
 )
 
-func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runDiff(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("diff", "--site S [--repo DIR] [--target-url URL] [--branch B]\n"+
 		"       siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]", stderr)
 	repo := fs.String("repo", ".", "working copy to render (its Git root is used)")
@@ -84,7 +84,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	target, ok, err := gitops.FetchBranch(ctx, cache, *targetURL, *branch, auth)
+	target, ok, err := sy.FetchBranch(ctx, cache, *targetURL, *branch, auth)
 	if err != nil {
 		return err
 	}

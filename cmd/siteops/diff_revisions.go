@@ -25,6 +25,7 @@ import (
 	"sort"
 
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/sitediff"
 )
 
 // errChanges is returned by `diff --exit-code` when a site changes (exit code 1, like `git diff --exit-code`).
@@ -62,11 +63,11 @@ func diffRevisions(ctx context.Context, repo, overlays string, o revisionOptions
 	if *o.head == "" {
 		*o.head = "HEAD"
 	}
-	format := func(d gitops.SitesDiff) string { return d.Text() }
+	format := func(d sitediff.SitesDiff) string { return d.Text() }
 	switch *o.format {
 	case "text":
 	case "markdown", "md":
-		format = func(d gitops.SitesDiff) string { return d.Markdown() }
+		format = func(d sitediff.SitesDiff) string { return d.Markdown() }
 	default:
 		_, _ = fmt.Fprintf(stderr, "siteops diff: --format %q: want text or markdown\n", *o.format)
 		return errUsage
@@ -79,7 +80,7 @@ func diffRevisions(ctx context.Context, repo, overlays string, o revisionOptions
 	if err != nil {
 		return err
 	}
-	d, err := gitops.DiffSites(*o.base, *o.head, base, head)
+	d, err := sitediff.DiffSites(*o.base, *o.head, base, head)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func diffRevisions(ctx context.Context, repo, overlays string, o revisionOptions
 }
 
 // renderRevision renders every site of the repository at rev, by site name.
-func renderRevision(ctx context.Context, repo, rev, overlays string) (map[string]gitops.SiteOutput, error) {
+func renderRevision(ctx context.Context, repo, rev, overlays string) (map[string]sitediff.SiteOutput, error) {
 	c, err := gitops.OpenRevision(repo, rev)
 	if err != nil {
 		return nil, err
@@ -112,9 +113,9 @@ func renderRevision(ctx context.Context, repo, rev, overlays string) (map[string
 	restore := quietStderr()
 	rendered := c.RenderSites(ctx, overlays, sites, 2, nil)
 	restore()
-	out := make(map[string]gitops.SiteOutput, len(rendered))
+	out := make(map[string]sitediff.SiteOutput, len(rendered))
 	for _, r := range rendered {
-		out[r.Name] = gitops.SiteOutput{YAML: r.YAML, Err: r.Err}
+		out[r.Name] = sitediff.SiteOutput{YAML: r.YAML, Err: r.Err}
 	}
 	return out, nil
 }

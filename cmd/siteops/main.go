@@ -38,6 +38,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/siteops/siteops/gitops"
 )
 
 // Exit codes.
@@ -77,11 +79,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	var err error
+	// The syncer owns the fetch caches' locks and the Git HTTP client for this command.
+	sy := gitops.NewSyncer(gitops.SyncerOptions{})
 	switch args[0] {
 	case "render":
-		err = runRender(ctx, args[1:], stdout, stderr)
+		err = runRender(ctx, sy, args[1:], stdout, stderr)
 	case "diff":
-		err = runDiff(ctx, args[1:], stdout, stderr)
+		err = runDiff(ctx, sy, args[1:], stdout, stderr)
 	case "sites":
 		err = runSites(args[1:], stdout, stderr)
 	case "status":

@@ -29,6 +29,7 @@ import (
 	kusttypes "sigs.k8s.io/kustomize/api/types"
 
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/render"
 )
 
 // errSitesFailed reports that at least one site failed (already explained on stderr).
@@ -39,7 +40,7 @@ type imageFlags []kusttypes.Image
 
 func (f *imageFlags) String() string { return fmt.Sprint(*f) }
 func (f *imageFlags) Set(s string) error {
-	im, err := gitops.ParseImage(s)
+	im, err := render.ParseImage(s)
 	if err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func (f *imageFlags) Set(s string) error {
 	return nil
 }
 
-func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("render", "[--repo DIR|URL] [--site S] [--out DIR] | --dir DIR [--image name=ref]...", stderr)
 	repo := fs.String("repo", ".", "working copy (its Git root is used) or Git URL to render")
 	ref := fs.String("ref", "", "branch, tag or SHA to render when --repo is a URL (default: the default branch)")
@@ -78,7 +79,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	c, err := openRepo(ctx, *repo, *ref)
+	c, err := openRepo(ctx, sy, *repo, *ref)
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,7 @@ func isURL(repo string) bool {
 }
 
 // openRepo opens --repo: a local working copy (its Git root) or a URL fetched into the user cache.
-func openRepo(ctx context.Context, repo, ref string) (*gitops.Checkout, error) {
+func openRepo(ctx context.Context, sy *gitops.Syncer, repo, ref string) (*gitops.Checkout, error) {
 	if !isURL(repo) {
 		if ref != "" {
 			return nil, fmt.Errorf("--ref needs a URL in --repo (a local checkout renders its working tree): %w", errUsage)
@@ -74,7 +74,7 @@ func openRepo(ctx context.Context, repo, ref string) (*gitops.Checkout, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gitops.FetchCheckout(ctx, dir, gitops.SourceSpec{URL: repo, Ref: ref, Auth: auth})
+	return sy.FetchCheckout(ctx, dir, gitops.SourceSpec{URL: repo, Ref: ref, Auth: auth})
 }
 
 // cacheDir is where fetched repositories are kept between runs.

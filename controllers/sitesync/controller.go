@@ -43,6 +43,8 @@ import (
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/controllers/sitesync/waves"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/publish"
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/internal/kit"
 )
 
@@ -64,7 +66,9 @@ type Reconciler struct {
 	// Metrics records the controller's measurements; nil records nothing.
 	Metrics *Metrics
 
-	// sync is gitops.Sync, replaceable in tests.
+	// syncer renders and publishes the sites and owns the clone caches' locks and memos; made at setup.
+	syncer *gitops.Syncer
+	// sync is syncer.Sync, replaceable in tests.
 	sync func(context.Context, gitops.SyncOptions) (gitops.SyncResult, error)
 	// random returns a number in [0, 1) for the requeue jitter.
 	random func() float64
@@ -118,8 +122,11 @@ func (r *Reconciler) defaults(apiReader client.Reader) {
 	if r.APIReader == nil {
 		r.APIReader = apiReader
 	}
+	if r.syncer == nil {
+		r.syncer = gitops.NewSyncer(gitops.SyncerOptions{})
+	}
 	if r.sync == nil {
-		r.sync = gitops.Sync
+		r.sync = r.syncer.Sync
 	}
 	if r.random == nil {
 		r.random = rand.Float64
@@ -146,10 +153,10 @@ type scope struct {
 	source      *gitops.Auth
 	target      *gitops.Auth
 	// signingKey signs the pushed commits and trusted verifies the source commit (trust.go); nil when unset.
-	signingKey *gitops.SigningKey
-	trusted    *gitops.TrustedKeys
+	signingKey *publish.SigningKey
+	trusted    *source.TrustedKeys
 	// redact scrubs the credentials read in this run from anything written out.
-	redact  gitops.Redactor
+	redact  source.Redactor
 	started time.Time
 	result  gitops.SyncResult
 	// deliveryOnly is set when no sync is due: the run only observes the sites' Applications.
@@ -228,13 +235,17 @@ func (r *Reconciler) finish(ctx context.Context, run *scope, before *gitopsv1alp
 	return kit.Finish(result, errors.Join(err, patchErr))
 }
 
-// forget drops what the controller keeps about a deleted SiteSync: its clone cache and lag bookkeeping.
+// forget drops what the controller keeps about a deleted SiteSync: its clone cache (and what the syncer
+// remembers about it) and lag bookkeeping.
 func (r *Reconciler) forget(key types.NamespacedName) error {
 	r.lag.forget(key)
 	r.refreshed.forget(key)
 	r.Metrics.forget(key)
-	gitops.ForgetWorkDir(r.workDir(key))
-	if err := os.RemoveAll(r.workDir(key)); err != nil {
+	remove := os.RemoveAll
+	if r.syncer != nil {
+		remove = r.syncer.RemoveWorkDir
+	}
+	if err := remove(r.workDir(key)); err != nil {
 		return fmt.Errorf("removing clone cache of deleted SiteSync %s: %w", key, err)
 	}
 	return nil

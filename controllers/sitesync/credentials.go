@@ -23,6 +23,7 @@ import (
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/internal/kit"
 )
 
@@ -58,7 +59,7 @@ func (r *Reconciler) readCredentials(ctx context.Context, run *scope) error {
 	case targetURL == "" || targetURL == spec.Source.URL:
 		run.target = run.source
 	}
-	run.redact = gitops.NewRedactor(run.source, run.target)
+	run.redact = source.NewRedactor(run.source, run.target)
 	return r.readTrust(ctx, run)
 }
 
@@ -88,7 +89,7 @@ func authFromSecret(url string, data map[string][]byte) (*gitops.Auth, error) {
 	if err != nil || len(data[secretKeyCA]) == 0 {
 		return auth, err
 	}
-	if err := gitops.ValidateCABundle(data[secretKeyCA]); err != nil {
+	if err := source.ValidateCABundle(data[secretKeyCA]); err != nil {
 		return nil, fmt.Errorf("key %q: %w", secretKeyCA, err)
 	}
 	if auth == nil {
@@ -102,7 +103,7 @@ func authFromSecret(url string, data map[string][]byte) (*gitops.Auth, error) {
 // anonymous access.
 func credentialsFromSecret(url string, data map[string][]byte) (*gitops.Auth, error) {
 	has := func(key string) bool { return len(data[key]) > 0 }
-	if gitops.IsSSHURL(url) {
+	if source.IsSSHURL(url) {
 		if !has(secretKeyIdentity) {
 			return nil, fmt.Errorf("missing key %q required for SSH URLs", secretKeyIdentity)
 		}

@@ -22,6 +22,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/source"
 )
 
 func TestAuthFromSecretKeys(t *testing.T) {
@@ -95,7 +96,7 @@ func TestIsSSHURL(t *testing.T) {
 	}
 	for url, want := range cases {
 		t.Run(url, func(t *testing.T) {
-			NewWithT(t).Expect(gitops.IsSSHURL(url)).To(Equal(want))
+			NewWithT(t).Expect(source.IsSSHURL(url)).To(Equal(want))
 		})
 	}
 }

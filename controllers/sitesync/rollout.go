@@ -46,9 +46,10 @@ func (r *Reconciler) compileRollout(_ context.Context, run *scope) error {
 	return nil
 }
 
-// gate is the sync's gitops.Gate for a rollout: it plans on the status as read, the sites the new revision
-// changes and the clock, keeps the plan for recordRollout, and tells the sync what to publish and revert.
-func (r *Reconciler) gate(run *scope) gitops.Gate {
+// gate is the sync's gitops.PublishGate for a rollout: it plans on the status as read, the sites the new
+// revision changes and the clock, keeps the plan for recordRollout, and tells the sync what to publish and
+// revert.
+func (r *Reconciler) gate(run *scope) gitops.PublishGate {
 	if run.rollout == nil {
 		return nil
 	}

@@ -107,7 +107,7 @@ func TestSiteSyncPushToOneOverlayRerendersOnlyThatSite(t *testing.T) {
 	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
 	pushed := wt.Commit("dev: two replicas on 1.27")
 	wt.Push()
-	rendersBefore := gitops.RenderCount()
+	rendersBefore := suite.renders.Load()
 	requestSync(t, key, time.Now().UTC().Format(time.RFC3339Nano))
 
 	after := waitReady(t, key, pushed)
@@ -119,7 +119,7 @@ func TestSiteSyncPushToOneOverlayRerendersOnlyThatSite(t *testing.T) {
 	g.Expect(log[0].Trailer(gitops.TrailerSourceRevision)).To(Equal(pushed))
 	g.Expect(log[0].Trailer(gitops.TrailerSites)).To(Equal("dev"))
 	g.Expect(changedFiles(t, repo, log[1].SHA, log[0].SHA)).To(Equal([]string{"dev/" + gitops.ManifestFile}))
-	g.Expect(gitops.RenderCount()-rendersBefore).To(BeEquivalentTo(1), "only dev was rendered again")
+	g.Expect(suite.renders.Load()-rendersBefore).To(BeEquivalentTo(1), "only dev was rendered again")
 
 	dev, _ := siteStatus(after, "dev")
 	g.Expect(dev.LastRenderedRevision).To(Equal(pushed))

@@ -24,7 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/internal/kit"
 )
 
@@ -125,7 +125,7 @@ func short(sha string) string {
 	return sha
 }
 
-func redactAll(r gitops.Redactor, in []string) []string {
+func redactAll(r source.Redactor, in []string) []string {
 	if len(in) == 0 {
 		return nil
 	}

@@ -29,6 +29,7 @@ import (
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/internal/kit"
 )
 
@@ -115,7 +116,7 @@ func TestRecordResultMapsSitesAndScrubsMessages(t *testing.T) {
 	g := NewWithT(t)
 	r := &Reconciler{Clock: clocktesting.NewFakePassiveClock(epoch)}
 	run := newRun()
-	run.redact = gitops.NewRedactor(&gitops.Auth{Password: "p4ssw0rd-known"})
+	run.redact = source.NewRedactor(&gitops.Auth{Password: "p4ssw0rd-known"})
 	run.result = gitops.SyncResult{SourceRevision: shaA, RenderedRevision: shaB, ForeignCommits: []string{shaB},
 		Sites: []gitops.SiteState{
 			{Name: "dev", InputDigest: "sha256:1", Ready: true, Rendered: true, LastRenderedRevision: shaA,

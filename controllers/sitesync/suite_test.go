@@ -44,6 +44,7 @@ import (
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/controllers/sitesync/receiver"
+	"github.com/siteops/siteops/gitops"
 	"github.com/siteops/siteops/test/gitserver"
 	"github.com/siteops/siteops/test/testenv"
 )
@@ -67,6 +68,7 @@ var suite struct {
 	logs       *syncBuffer
 	namespaces atomic.Int64
 	repos      atomic.Int64
+	renders    atomic.Int64 // the kustomize builds the reconciler's syncer ran
 	// clock is the reconciler's clock: real time plus an offset the wave tests move forward (soaks, freezes).
 	clock offsetClock
 }
@@ -175,6 +177,7 @@ func startManager(ctx context.Context, logger logr.Logger) (<-chan struct{}, err
 		Clock:     &suite.clock,
 		WorkDir:   workDir,
 		Metrics:   m,
+		syncer:    gitops.NewSyncer(gitops.SyncerOptions{OnRender: func(string) { suite.renders.Add(1) }}),
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the controller: %w", err)

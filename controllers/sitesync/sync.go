@@ -26,6 +26,7 @@ import (
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/internal/kit"
 )
 
@@ -43,7 +44,7 @@ func (r *Reconciler) runSync(ctx context.Context, run *scope) error {
 	result, err := r.sync(ctx, opts)
 	r.Metrics.synced(key, r.Clock.Since(start))
 	if err != nil {
-		if errors.Is(err, gitops.ErrSourceNotVerified) {
+		if errors.Is(err, source.ErrSourceNotVerified) {
 			return kit.Stall(gitopsv1alpha1.ReasonSourceNotVerified, err)
 		}
 		if gitops.IsPermanent(err) {

@@ -26,7 +26,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/publish"
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/internal/kit"
 )
 
@@ -50,7 +51,7 @@ func (r *Reconciler) readTrust(ctx context.Context, run *scope) error {
 			return kit.Stall(gitopsv1alpha1.ReasonSigningKeyInvalid,
 				fmt.Errorf("signing key secret %q: missing key %q", sk.SecretRef.Name, secretKeySigningKey))
 		}
-		if run.signingKey, err = gitops.ParseSigningKey(data[secretKeySigningKey], data[secretKeyPassphrase]); err != nil {
+		if run.signingKey, err = publish.ParseSigningKey(data[secretKeySigningKey], data[secretKeyPassphrase]); err != nil {
 			return kit.Stall(gitopsv1alpha1.ReasonSigningKeyInvalid,
 				fmt.Errorf("signing key secret %q, key %q: %w", sk.SecretRef.Name, secretKeySigningKey, err))
 		}
@@ -60,7 +61,7 @@ func (r *Reconciler) readTrust(ctx context.Context, run *scope) error {
 		if err != nil {
 			return err
 		}
-		if run.trusted, err = gitops.ParseTrustedKeys(data); err != nil {
+		if run.trusted, err = source.ParseTrustedKeys(data); err != nil {
 			return kit.Stall(gitopsv1alpha1.ReasonSecretInvalid,
 				fmt.Errorf("trusted keys secret %q: %w", v.SecretRef.Name, err))
 		}

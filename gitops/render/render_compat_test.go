@@ -1,0 +1,34 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package render
+
+import (
+	"testing"
+
+	. "github.com/onsi/gomega"
+)
+
+func TestCompatKustomizationKeepsPatchesStrategicMergeNextToOtherTransformers(t *testing.T) {
+	g := NewWithT(t)
+	in := []byte("namespace: x\nbases:\n- ../b\npatchesStrategicMerge:\n- p.yaml\n")
+
+	out := string(compatKustomization(in))
+
+	g.Expect(out).NotTo(ContainSubstring("bases:"))
+	g.Expect(out).To(ContainSubstring("patchesStrategicMerge:"), "moving it after namespace would change the result")
+	g.Expect(out).To(MatchRegexp(`resources:\n- \.\./b`))
+}
