@@ -32,8 +32,9 @@ import (
 
 func siteFiles() map[string]string {
 	return map[string]string{
-		"base/kustomization.yaml":          "resources:\n- cm.yaml\n",
-		"base/cm.yaml":                     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  color: blue\n",
+		"base/kustomization.yaml": "resources:\n- cm.yaml\n",
+		"base/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n" +
+			"data:\n  color: blue\n",
 		"overlays/dev/kustomization.yaml":  "resources:\n- ../../base\nnamePrefix: dev-\n",
 		"overlays/prod/kustomization.yaml": "bases:\n- ../../base\nnamePrefix: prod-\n",
 		"other/kustomization.yaml":         "resources:\n- deploy.yaml\n",
@@ -122,7 +123,8 @@ func TestRenderDirWithImageOverride(t *testing.T) {
 	srv.NewRepo(t, "config", siteFiles())
 	wt := srv.Clone(t, "config")
 
-	code, out, errOut := cli(t, wt.Dir, "render", "--dir", "other", "--image", "example.com/manager=ghcr.io/siteops/manager:v1.2.3")
+	code, out, errOut := cli(t, wt.Dir, "render", "--dir", "other",
+		"--image", "example.com/manager=ghcr.io/siteops/manager:v1.2.3")
 	g.Expect(code).To(Equal(0), errOut)
 	g.Expect(out).To(ContainSubstring("image: ghcr.io/siteops/manager:v1.2.3"))
 
@@ -180,7 +182,10 @@ func TestSitesSinceMarksAffectedSites(t *testing.T) {
 func TestUsageErrorsAndVersion(t *testing.T) {
 	g := NewWithT(t)
 	dir := t.TempDir()
-	for _, args := range [][]string{nil, {"bogus"}, {"render"}, {"render", "extra"}, {"diff"}, {"render", "--dir", "x", "--site", "y"}, {"render", "--site", "a", "--image", "x"}} {
+	for _, args := range [][]string{
+		nil, {"bogus"}, {"render"}, {"render", "extra"}, {"diff"},
+		{"render", "--dir", "x", "--site", "y"}, {"render", "--site", "a", "--image", "x"},
+	} {
 		code, _, _ := cli(t, dir, args...)
 		g.Expect(code).To(Equal(2), "%v", args)
 	}

@@ -44,7 +44,8 @@ func runDiff(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stde
 	}
 	if revs.set() {
 		if *site != "" {
-			_, _ = fmt.Fprintln(stderr, "siteops diff: --site compares with the rendered branch, --base/--head compare two revisions: use one")
+			_, _ = fmt.Fprintln(stderr, "siteops diff: --site compares with the rendered branch, "+
+				"--base/--head compare two revisions: use one")
 			fs.Usage()
 			return errUsage
 		}

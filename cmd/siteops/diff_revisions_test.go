@@ -40,7 +40,8 @@ func TestDiffBaseHeadListsTheSitesAndObjectsABaseChangeTouches(t *testing.T) {
 
 	g.Expect(code).To(Equal(1), "--exit-code: something changes\n%s", errOut)
 	g.Expect(out).To(HavePrefix("siteops diff " + base + "..HEAD: 3 of 3 sites change\n"))
-	g.Expect(out).To(ContainSubstring("site dev: 1 added, 1 changed\n  + Secret apps/dev-extra (v1)\n  ~ ConfigMap dev-settings (v1)\n"))
+	g.Expect(out).To(ContainSubstring("site dev: 1 added, 1 changed\n" +
+		"  + Secret apps/dev-extra (v1)\n  ~ ConfigMap dev-settings (v1)\n"))
 	g.Expect(out).To(ContainSubstring("-  color: blue\n"))
 	g.Expect(out).To(ContainSubstring("+  color: green\n"))
 	g.Expect(out).To(ContainSubstring("site edge: new site, 2 added\n"))
@@ -68,7 +69,8 @@ func TestDiffBaseHeadExitsZeroWhenNoSiteChanges(t *testing.T) {
 	code, out, errOut := cli(t, wt.Dir, "diff", "--base", base, "--exit-code")
 
 	g.Expect(code).To(Equal(0), errOut)
-	g.Expect(out).To(Equal("siteops diff " + base + "..HEAD: no site changes (2 sites compared)\n\nunchanged: dev, prod\n"))
+	g.Expect(out).To(Equal("siteops diff " + base + "..HEAD: no site changes (2 sites compared)\n\n" +
+		"unchanged: dev, prod\n"))
 }
 
 func TestDiffBaseHeadFailsOnASiteThatDoesNotRender(t *testing.T) {

@@ -112,7 +112,8 @@ func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 			return err
 		}
 	}
-	_, _ = fmt.Fprintf(stderr, "rendered %d of %d sites in %s\n", len(results)-failed, len(results), time.Since(start).Round(time.Millisecond))
+	_, _ = fmt.Fprintf(stderr, "rendered %d of %d sites in %s\n", len(results)-failed, len(results),
+		time.Since(start).Round(time.Millisecond))
 	if failed > 0 {
 		return errSitesFailed
 	}

@@ -95,7 +95,8 @@ func writeStatus(w io.Writer, items []gitopsv1alpha1.SiteSync, now time.Time) er
 			b.WriteString("\n")
 		}
 		st := ss.Status
-		fmt.Fprintf(&b, "SiteSync %s/%s  source %s  rendered %s", ss.Namespace, ss.Name, short(st.SourceRevision), short(st.RenderedRevision))
+		fmt.Fprintf(&b, "SiteSync %s/%s  source %s  rendered %s", ss.Namespace, ss.Name, short(st.SourceRevision),
+			short(st.RenderedRevision))
 		if st.Delivered != "" {
 			fmt.Fprintf(&b, "  delivered %s", st.Delivered)
 		}

@@ -55,11 +55,13 @@ func writeSites(b *strings.Builder, sites []gitopsv1alpha1.SiteStatus, now time.
 		if s.Since != nil {
 			since = duration.HumanDuration(now.Sub(s.Since.Time))
 		}
-		_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", s.Name, short(s.RenderedCommit), synced, orNone(health), since, orNone(s.ManagerRollout))
+		_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", s.Name, short(s.RenderedCommit), synced, orNone(health), since,
+			orNone(s.ManagerRollout))
 		switch {
 		case !s.Ready:
 			notes = append(notes, fmt.Sprintf("  %s: %s", s.Name, oneLine(s.Message)))
-		case s.Delivery != gitopsv1alpha1.DeliveryDelivered && s.Delivery != gitopsv1alpha1.DeliveryNotObserved && s.DeliveryMessage != "":
+		case s.Delivery != gitopsv1alpha1.DeliveryDelivered && s.Delivery != gitopsv1alpha1.DeliveryNotObserved &&
+			s.DeliveryMessage != "":
 			notes = append(notes, fmt.Sprintf("  %s: %s", s.Name, oneLine(s.DeliveryMessage)))
 		}
 	}

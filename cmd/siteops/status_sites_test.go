@@ -90,11 +90,13 @@ func TestStatusPrintsOneRowPerSiteFromTheAPIServer(t *testing.T) {
 		}
 	}
 	g.Expect(rows["SITE"]).To(Equal([]string{"SITE", "RENDERED", "SYNCED", "HEALTH", "SINCE", "MANAGER"}))
-	g.Expect(rows["paris"]).To(Equal([]string{"paris", "aaaaaaaaaaaa", "bbbbbbbbbbbb", "Synced", "Healthy", "30h", "Suspended"}))
+	g.Expect(rows["paris"]).To(Equal([]string{
+		"paris", "aaaaaaaaaaaa", "bbbbbbbbbbbb", "Synced", "Healthy", "30h", "Suspended"}))
 	g.Expect(rows["rome"]).To(Equal([]string{"rome", "bbbbbbbbbbbb", "bbbbbbbbbbbb", "Synced", "Degraded", "30h", "-"}))
 	g.Expect(out).To(ContainSubstring(`  rome: Deployment "web" exceeded its progress deadline` + "\n"))
 	// Argo CD keeps the last health it saw of a cluster it cannot read: the table says Unreachable instead.
-	g.Expect(rows["oslo"]).To(Equal([]string{"oslo", "aaaaaaaaaaaa", "aaaaaaaaaaaa", "Unknown", "Unreachable", "30h", "-"}))
+	g.Expect(rows["oslo"]).To(Equal([]string{
+		"oslo", "aaaaaaaaaaaa", "aaaaaaaaaaaa", "Unknown", "Unreachable", "30h", "-"}))
 	g.Expect(out).To(ContainSubstring("  oslo: ComparisonError: error synchronizing cache state: connection refused\n"))
 	g.Expect(out).NotTo(ContainSubstring("paris: "), "a delivered site needs no note")
 }

@@ -35,7 +35,9 @@ func TestStatusPrintsRevisionsAndConditions(t *testing.T) {
 	items := []gitopsv1alpha1.SiteSync{
 		{ObjectMeta: metav1.ObjectMeta{Namespace: "hub", Name: "sites"}, Status: gitopsv1alpha1.SiteSyncStatus{
 			SourceRevision: "0123456789abcdef0123", RenderedRevision: "fedcba9876543210fedc", Delivered: "1/2",
-			Conditions: []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Synced", Message: "rendered\n2 sites"}},
+			Conditions: []metav1.Condition{
+				{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Synced", Message: "rendered\n2 sites"},
+			},
 		}},
 		{ObjectMeta: metav1.ObjectMeta{Namespace: "hub", Name: "other"}},
 	}
@@ -62,10 +64,12 @@ func TestStatusTakesOneSiteSyncName(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"status", "--kubeconfig", missing, "-n", "hub", "sites"}, &stdout, &stderr)
 	if code != exitFailed || !strings.Contains(stderr.String(), "loading kubeconfig") {
-		t.Fatalf("status -n hub sites: exit %d, stderr %q; want exit %d loading the kubeconfig", code, stderr.String(), exitFailed)
+		t.Fatalf("status -n hub sites: exit %d, stderr %q; want exit %d loading the kubeconfig",
+			code, stderr.String(), exitFailed)
 	}
 	stderr.Reset()
-	if code := run(context.Background(), []string{"status", "--kubeconfig", missing, "a", "b"}, &stdout, &stderr); code != exitUsage {
+	args := []string{"status", "--kubeconfig", missing, "a", "b"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != exitUsage {
 		t.Fatalf("status a b: exit %d, want %d", code, exitUsage)
 	}
 }

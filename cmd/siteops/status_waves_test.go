@@ -52,7 +52,11 @@ func TestStatusShowsWavesAndTheirSites(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	rows := []string{"canary    dev     Published  soak, 6m0s left", "edge      edge-1  Pending    wave canary", "unlisted  a-lab   Pending    wave canary"}
+	rows := []string{
+		"canary    dev     Published  soak, 6m0s left",
+		"edge      edge-1  Pending    wave canary",
+		"unlisted  a-lab   Pending    wave canary",
+	}
 	last := -1
 	for _, r := range rows {
 		i := strings.Index(out, r)
