@@ -53,7 +53,7 @@ type Trailer = publish.Trailer
 type Auth = source.Auth
 
 // SourceSpec names the source repository and revision.
-type SourceSpec = source.SourceSpec
+type SourceSpec = source.Spec
 
 // TargetSpec names where rendered output goes. Branch defaults to "rendered", PathTemplate (a text/template
 // over {{.Site}}) to "{{.Site}}".

@@ -49,6 +49,8 @@ func abbreviate(s string) string {
 	return s[:maxLen] + "…"
 }
 
+// DisplayDir is how messages name folder dir of a checkout: the root ("") shows as ".", so that an error never
+// quotes an empty name.
 func DisplayDir(dir string) string {
 	if dir == "" {
 		return "."

@@ -42,9 +42,9 @@ type Auth struct {
 	CABundle []byte
 }
 
-// SourceSpec names the source repository and revision. Ref is a branch, tag or full commit SHA; "" means the
+// Spec names the source repository and revision. Ref is a branch, tag or full commit SHA; "" means the
 // remote's default branch.
-type SourceSpec struct {
+type Spec struct {
 	URL, Ref string
 	Auth     *Auth
 	// Verify, when set, accepts only a source commit signed by one of these keys (mode HEAD); any other

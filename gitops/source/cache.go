@@ -194,7 +194,7 @@ func (c *Cache) treeMemo() *tree.Memo {
 	return c.trees
 }
 
-// Git is a FS over root, a tree of the cache, sharing the cache's memo of decoded trees.
+// Tree is a FS over root, a tree of the cache, sharing the cache's memo of decoded trees.
 func (c *Cache) Tree(root *object.Tree) *tree.Git {
 	return tree.NewMemoGit(c.repo.Storer, root, c.treeMemo())
 }

@@ -36,7 +36,7 @@ import (
 	"github.com/siteops/siteops/gitops/internal/permanent"
 )
 
-// push moves branch on the remote from old (zero: create it) to commit, never forcing. The update names old,
+// Push moves branch on the remote from old (zero: create it) to commit, never forcing. The update names old,
 // and the remote applies it only if the branch is still there: a branch that moved meanwhile is refused
 // (isPushConflict), whether or not the ref advertisement was read first.
 func (c *Cache) Push(ctx context.Context, branch string, old, commit plumbing.Hash) error {

@@ -49,7 +49,7 @@ func (s *Fetched) Release() { s.Cache.Release() }
 // Fetch fetches spec into workDir and returns the commit it names. A branch or tag is fetched shallow
 // (depth 1) and then incrementally; a full SHA uses a full clone. A failed incremental fetch (e.g. after a
 // force-push the shallow history cannot follow) starts again from an empty cache.
-func (cs *Caches) Fetch(ctx context.Context, workDir string, spec SourceSpec) (*Fetched, error) {
+func (cs *Caches) Fetch(ctx context.Context, workDir string, spec Spec) (*Fetched, error) {
 	if err := ValidateURL(spec.URL); err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ func (c *Cache) fetchSHA(ctx context.Context, h plumbing.Hash) (*object.Commit, 
 	return commit, nil
 }
 
-// pickRef finds the remote ref a SourceSpec.Ref names: "" is the default branch, then a branch, a tag, or a
+// pickRef finds the remote ref a Spec.Ref names: "" is the default branch, then a branch, a tag, or a
 // full ref name. Not found is permanent.
 func pickRef(refs Refs, ref string) (plumbing.ReferenceName, error) {
 	if ref == "" {

@@ -28,15 +28,21 @@ import (
 // Kind is what a path in a FS is.
 type Kind int
 
+// The kinds of path a FS reports.
 const (
+	// Missing is a path that does not exist (or lies below a non-folder); Lstat reports it with a nil error.
 	Missing Kind = iota
+	// File is a regular file, executable or not.
 	File
+	// Dir is a folder.
 	Dir
+	// Symlink is a symbolic link, reported unfollowed with its stored target.
 	Symlink
-	Other // submodule, device, socket…: never read
+	// Other is anything else (submodule, device, socket…): never read, and refused where a file is expected.
+	Other
 )
 
-// entry describes one path of a FS without following it.
+// Entry describes one path of a FS without following it.
 type Entry struct {
 	Kind   Kind
 	Size   int64
@@ -47,12 +53,12 @@ type Entry struct {
 // slash-separated and relative to the root ("" is the root); implementations never follow symlinks themselves,
 // Resolve does, so nothing outside the root is ever read.
 type FS interface {
-	// lstat describes p; a missing path is Missing with a nil error. Every folder on the way to p must be
+	// Lstat describes p; a missing path is Missing with a nil error. Every folder on the way to p must be
 	// a real folder (callers pass resolved prefixes).
 	Lstat(p string) (Entry, error)
-	// readFile returns the bytes of the regular file p.
+	// ReadFile returns the bytes of the regular file p.
 	ReadFile(p string) ([]byte, error)
-	// readDir lists the names in folder p, sorted.
+	// ReadDir lists the names in folder p, sorted.
 	ReadDir(p string) ([]string, error)
 }
 
@@ -133,13 +139,16 @@ func splitNonEmpty(p string) []string {
 	return strings.Split(p, "/")
 }
 
-// cachedTree memoizes lstat of another tree for one pass (a guard walk, an AffectedSites call): the walk
+// cachedTree memoizes Lstat of another tree for one pass (a guard walk, an AffectedSites call): the walk
 // resolves the same folders many times.
 type cachedTree struct {
 	FS
 	stats map[string]Entry
 }
 
+// Cached wraps t in a FS that remembers every Lstat answer, for one pass over a tree that does not change
+// meanwhile (a guard walk, an AffectedSites call): such a walk resolves the same folders many times. Wrapping an
+// already cached FS returns it as is. The result is not safe for concurrent use.
 func Cached(t FS) FS {
 	if _, ok := t.(*cachedTree); ok {
 		return t

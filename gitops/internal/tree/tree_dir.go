@@ -26,13 +26,15 @@ import (
 )
 
 // Disk is a FS over a folder on disk (a working copy, for the CLI). It never follows a symlink by
-// itself: resolve walks them one component at a time and refuses those leaving the root.
+// itself: Resolve walks them one component at a time and refuses those leaving the root.
 type Disk struct {
 	root string
 	// OnOpen, when set (tests), sees every absolute path the tree stats or reads.
 	OnOpen func(abs string)
 }
 
+// NewDisk is a Disk over the folder root, made absolute and with the symlinks on the way to it resolved, so
+// that only what lies below root is guarded.
 func NewDisk(root string) (*Disk, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -59,6 +61,7 @@ func (d *Disk) abs(p string) (string, error) {
 	return a, nil
 }
 
+// Lstat describes p without following it; a missing path is Missing with a nil error.
 func (d *Disk) Lstat(p string) (Entry, error) {
 	a, err := d.abs(p)
 	if err != nil {
@@ -87,6 +90,8 @@ func (d *Disk) Lstat(p string) (Entry, error) {
 	}
 }
 
+// ReadFile returns the bytes of the file p. The operating system follows a symlink at p, so callers pass a
+// path Resolve returned.
 func (d *Disk) ReadFile(p string) ([]byte, error) {
 	a, err := d.abs(p)
 	if err != nil {
@@ -99,6 +104,7 @@ func (d *Disk) ReadFile(p string) ([]byte, error) {
 	return b, nil
 }
 
+// ReadDir lists the names in folder p, sorted. Like ReadFile, it is meant for a path Resolve returned.
 func (d *Disk) ReadDir(p string) ([]string, error) {
 	a, err := d.abs(p)
 	if err != nil {

@@ -82,8 +82,9 @@ func (g *Git) find(p string) (object.TreeEntry, bool, error) {
 	return e, ok, nil
 }
 
-// entry is the mode and hash of path p without following symlinks (mode 0 when missing or below a
-// non-folder); the root is a folder with the root tree's hash.
+// Entry is the mode and hash of path p without following symlinks (mode 0 when missing or below a
+// non-folder); the root is a folder with the root tree's hash. Callers that key memos by content use it to
+// learn a folder's or file's hash without reading it.
 func (g *Git) Entry(p string) (filemode.FileMode, plumbing.Hash, error) {
 	if p == "" {
 		return filemode.Dir, g.root.hash, nil
@@ -95,6 +96,8 @@ func (g *Git) Entry(p string) (filemode.FileMode, plumbing.Hash, error) {
 	return e.Mode, e.Hash, nil
 }
 
+// Lstat describes p without following it; a missing path, or one below a non-folder, is Missing with a nil
+// error.
 func (g *Git) Lstat(p string) (Entry, error) {
 	if p == "" {
 		return Entry{Kind: Dir}, nil
@@ -126,6 +129,8 @@ func (g *Git) Lstat(p string) (Entry, error) {
 	}
 }
 
+// ReadFile returns the bytes of the blob at p; a folder, a submodule or a missing path is
+// object.ErrFileNotFound.
 func (g *Git) ReadFile(p string) ([]byte, error) {
 	te, ok, err := g.find(p)
 	if err == nil && (!ok || te.Mode == filemode.Dir || te.Mode == filemode.Submodule) {
@@ -155,6 +160,7 @@ func (g *Git) blob(h plumbing.Hash) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
+// ReadDir lists the names in folder p, sorted; a path that is not a folder is object.ErrDirectoryNotFound.
 func (g *Git) ReadDir(p string) ([]string, error) {
 	t, err := g.folder(p)
 	if err == nil && t == nil {

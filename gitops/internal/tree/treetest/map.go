@@ -27,13 +27,14 @@ import (
 )
 
 // Map is an in-memory FS for pure tests: files by path, symlinks by path → target. Folders are
-// implied by the paths below them. reads records every path read.
+// implied by the paths below them. Reads records every path read.
 type Map struct {
 	Files    map[string]string
 	Symlinks map[string]string
 	Reads    []string
 }
 
+// Lstat describes p: a file, a symlink, a folder when some path lies below it, else Missing.
 func (m *Map) Lstat(p string) (tree.Entry, error) {
 	if p == "" {
 		return tree.Entry{Kind: tree.Dir}, nil
@@ -54,6 +55,7 @@ func (m *Map) Lstat(p string) (tree.Entry, error) {
 	return tree.Entry{Kind: tree.Missing}, nil
 }
 
+// ReadFile returns the contents of file p and records p in Reads; anything but a file is an error.
 func (m *Map) ReadFile(p string) ([]byte, error) {
 	m.Reads = append(m.Reads, p)
 	c, ok := m.Files[p]
@@ -63,6 +65,7 @@ func (m *Map) ReadFile(p string) ([]byte, error) {
 	return []byte(c), nil
 }
 
+// ReadDir lists the names directly in folder p, files and symlinks alike, sorted.
 func (m *Map) ReadDir(p string) ([]string, error) {
 	set := map[string]bool{}
 	prefix := p + "/"
