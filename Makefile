@@ -42,6 +42,9 @@ GO_FILES = $(shell git ls-files --cached --others --exclude-standard -- '*.go' '
 
 LDFLAGS := -s -w -X github.com/siteops/siteops/internal/version.Version=$(VERSION)
 GO_TEST_FLAGS ?=
+# E2E_PARALLEL is how many end-to-end tests that call t.Parallel run at once. They mostly wait (for a scheduled
+# minute, for Argo CD, for a soak), so more of them than cores; go test's default is GOMAXPROCS.
+E2E_PARALLEL ?= 8
 
 .PHONY: all
 all: build
@@ -69,8 +72,8 @@ fmt: ## gofmt every Go file (hack/argocd included, which go fmt ./... skips); li
 	@gofmt -l -w $(GO_FILES)
 
 .PHONY: vet
-vet: ## go vet.
-	go vet ./...
+vet: ## go vet, the end-to-end tests (build tag e2e) included.
+	go vet -tags e2e ./...
 
 .PHONY: vulncheck
 vulncheck: $(GOVULNCHECK) $(VULNDB) ## govulncheck ./... against the pinned Go vulnerability database.
@@ -134,26 +137,26 @@ e2e-bins: ## The rest of the end-to-end cluster's binaries: kwok, Argo Rollouts,
 	nice -n 10 hack/build-bins.sh kwok rollouts argocd
 
 .PHONY: test-unit
-test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver).
+test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver); ./... leaves out test/e2e (tag e2e).
 	KUBEBUILDER_ASSETS="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" \
-	  go test $(GO_TEST_FLAGS) -timeout 30m $$(go list ./... | grep -v /test/e2e)
+	  go test $(GO_TEST_FLAGS) -timeout 30m ./...
 
 .PHONY: test-e2e
 test-e2e: ## End-to-end tests on the local cluster (hack/local-cluster.sh), built on first use.
 	hack/build-bins.sh etcd kube kwok rollouts argocd
-	go test $(GO_TEST_FLAGS) -count=1 -timeout 40m -v ./test/e2e/...
+	go test -tags e2e $(GO_TEST_FLAGS) -count=1 -timeout 40m -parallel $(E2E_PARALLEL) -v ./test/e2e/...
 
 .PHONY: test-load
 test-load: ## Load, not in make test: 5,000 CronJobs */1 for 10 minutes with one manager on the local cluster (SITEOPS_LOAD_CRONJOBS, SITEOPS_LOAD_MINUTES).
 	hack/build-bins.sh etcd kube kwok
 	SITEOPS_E2E_SITES= SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_LOAD_CRONJOBS=$${SITEOPS_LOAD_CRONJOBS:-5000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-10} \
-	  go test -count=1 -timeout 45m -v -run '^TestCronJobLoad$$' ./test/e2e/...
+	  go test -tags e2e -count=1 -timeout 45m -v -run '^TestCronJobLoad$$' ./test/e2e/...
 
 .PHONY: test-shard-load
 test-shard-load: ## Sharding on the local cluster, not in make test: 1,000 CronJobs over two shards vs one unsharded manager (RSS, CPU), then one shard's manager killed.
 	hack/build-bins.sh etcd kube kwok
 	SITEOPS_E2E_SITES= SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_SHARD_LOAD_CRONJOBS=$${SITEOPS_SHARD_LOAD_CRONJOBS:-1000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-3} \
-	  go test -count=1 -timeout 40m -v -run '^TestShardedCronJobLoad$$' ./test/e2e/...
+	  go test -tags e2e -count=1 -timeout 40m -v -run '^TestShardedCronJobLoad$$' ./test/e2e/...
 
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.
