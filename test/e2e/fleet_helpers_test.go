@@ -129,7 +129,7 @@ func newFleetFrom(t *testing.T, ns string, files map[string]string, specExtra st
 	git(t, f.work, "commit", "-qm", "fleet: base and one overlay per site")
 	git(t, f.work, "push", "-q", f.bare, "main")
 
-	f.mgr = startManager(t, ns)
+	f.mgr = startManager(t, ns, shardFlag(ns))
 	kubectl(t, "create", "namespace", ns)
 	kubectl(t, "-n", ns, "create", "secret", "generic", "receiver", "--from-literal=token="+f.token)
 	// The ApplicationSet first, as a platform team installs it: siteops' first push asks it to run its
@@ -144,18 +144,39 @@ func newFleetFrom(t *testing.T, ns string, files map[string]string, specExtra st
 		t.Fatal("base/argocd/applicationset.yaml no longer names https://git.example.com/platform/siteops.git")
 	}
 	apply(t, "", yaml)
-	t.Cleanup(func() { _, _ = tryKubectl("-n", "argocd", "delete", "applicationset", "siteops-sites") })
+	t.Cleanup(func() {
+		_, _ = tryKubectl("-n", "argocd", "delete", "applicationset", "siteops-sites")
+		// The next test that holds the site clusters applies the same ApplicationSet: the Applications the
+		// garbage collector deletes after this one must be gone by then, or they would meet its own.
+		waitFor(t, 2*time.Minute, "the ApplicationSet's Applications deleted", func() (bool, string) {
+			owned := generatedApplications()
+			return len(owned) == 0, strings.Join(owned, " ")
+		})
+	})
 	apply(t, ns, fmt.Sprintf(`
 apiVersion: gitops.siteops.dev/v1alpha1
 kind: SiteSync
-metadata: {name: sites}
+metadata: {name: sites, labels: %s}
 spec:
   source: {url: "file://%s", ref: main}
   target: {branch: rendered}
   interval: 10m
   receiver: {secretRef: {name: receiver}}
-%s`, f.bare, indent(specExtra, "  ")))
+%s`, shardLabels(ns), f.bare, indent(specExtra, "  ")))
 	return f
+}
+
+// generatedApplications lists the Argo CD Applications an ApplicationSet owns.
+func generatedApplications() []string {
+	out := jsonpath("-n", "argocd", "get", "applications", "-o",
+		`jsonpath={range .items[*]}{.metadata.name}={.metadata.ownerReferences[*].kind}{" "}{end}`)
+	var owned []string
+	for _, app := range strings.Fields(out) {
+		if name, kinds, _ := strings.Cut(app, "="); strings.Contains(kinds, "ApplicationSet") {
+			owned = append(owned, name)
+		}
+	}
+	return owned
 }
 
 // indent prefixes every non-empty line of s with prefix.

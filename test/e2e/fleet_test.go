@@ -40,7 +40,11 @@ import (
 //  5. with site B's cluster stopped, SiteSync shows B unreachable with Argo CD's message and A keeps syncing;
 //     started again, B converges without anyone doing anything;
 //  6. a third site is added as README's "Add a site" says: overlay, cluster Secret, push.
+//
+// It runs beside the tests that do not use the site clusters, holding them (siteClusters) while it stops one.
 func TestFleetPushReachesEachSiteCluster(t *testing.T) {
+	t.Parallel()
+	hold(t, &siteClusters)
 	if len(cluster.sites) < 2 {
 		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
 	}

@@ -95,7 +95,11 @@ spec:
 //     wave first, and B's rendered folder and cluster objects stay as they were;
 //  2. `kubectl argo rollouts promote` on A makes it Healthy; after the soak B gets the bump and pauses too;
 //  3. promote on B: both Healthy, the rollout Complete.
+//
+// It runs beside the tests that do not use the site clusters, holding them (siteClusters).
 func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
+	t.Parallel()
+	hold(t, &siteClusters)
 	if len(cluster.sites) < 2 {
 		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
 	}

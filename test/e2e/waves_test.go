@@ -38,7 +38,11 @@ import (
 //     pushed to Git starts a new rollout that completes;
 //  3. a freeze window open now holds a push (no rendered commit, phase Frozen until the window's end) until
 //     `kubectl annotate sitesync sites siteops.dev/override-freeze=<reason>` publishes it (trailer, event).
+//
+// It runs beside the tests that do not use the site clusters, holding them (siteClusters).
 func TestWavesDeliverSiteBySiteOnTheFleet(t *testing.T) {
+	t.Parallel()
+	hold(t, &siteClusters)
 	if len(cluster.sites) < 2 {
 		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
 	}
