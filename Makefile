@@ -42,9 +42,10 @@ GO_FILES = $(shell git ls-files --cached --others --exclude-standard -- '*.go' '
 
 LDFLAGS := -s -w -X github.com/siteops/siteops/internal/version.Version=$(VERSION)
 GO_TEST_FLAGS ?=
-# E2E_PARALLEL is how many end-to-end tests that call t.Parallel run at once. They mostly wait (for a scheduled
-# minute, for Argo CD, for a soak), so more of them than cores; go test's default is GOMAXPROCS.
-E2E_PARALLEL ?= 8
+# E2E_PARALLEL is how many end-to-end tests that call t.Parallel run at once (go test's default is GOMAXPROCS).
+# They mostly wait (for a scheduled minute, for Argo CD, for a soak), so it is more than the cores, and enough
+# for every such test: one waiting for a part of the fleet another test holds keeps its slot meanwhile.
+E2E_PARALLEL ?= 16
 
 .PHONY: all
 all: build
@@ -131,6 +132,9 @@ test-deps: ## Install the Debian packages the tests run (git, gnupg) when missin
 unit-bins: envtest test-deps ## etcd + kube-apiserver in setup-envtest's store, the pinned kustomize, and test-deps.
 	hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION) >/dev/null
 	hack/build-bins.sh kustomize
+
+.PHONY: bins
+bins: unit-bins e2e-bins ## Every binary make test runs (.ci/run builds them in the background during the gates).
 
 .PHONY: e2e-bins
 e2e-bins: ## The rest of the end-to-end cluster's binaries: kwok, Argo Rollouts, Argo CD (nice 10).
