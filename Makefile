@@ -40,6 +40,10 @@ ENVTEST_K8S_VERSION ?= $(shell . hack/versions.sh && echo "$$KUBE_VERSION" | sed
 # GO_FILES: the tracked and untracked-but-not-ignored Go files, testdata/ excluded (make fmt, make verify).
 GO_FILES = $(shell git ls-files --cached --others --exclude-standard -- '*.go' ':(exclude,glob)**/testdata/**')
 
+# BENCH_DIR is the benchmarks' module: its plotting (gonum.org/v1/plot) is no dependency of what siteops ships.
+# vet, lint, verify-mod and test-unit check it beside siteops' own module.
+BENCH_DIR := test/bench
+
 LDFLAGS := -s -w -X github.com/siteops/siteops/internal/version.Version=$(VERSION)
 GO_TEST_FLAGS ?=
 # E2E_PARALLEL is how many end-to-end tests that call t.Parallel run at once (go test's default is GOMAXPROCS).
@@ -73,11 +77,12 @@ fmt: ## gofmt every Go file (hack/argocd included, which go fmt ./... skips); li
 	@gofmt -l -w $(GO_FILES)
 
 .PHONY: vet
-vet: ## go vet, the end-to-end tests (build tag e2e) included.
+vet: ## go vet of both modules, the end-to-end tests (build tag e2e) included.
 	go vet -tags e2e ./...
+	cd $(BENCH_DIR) && go vet ./...
 
 .PHONY: vulncheck
-vulncheck: $(GOVULNCHECK) $(VULNDB) ## govulncheck ./... against the pinned Go vulnerability database.
+vulncheck: $(GOVULNCHECK) $(VULNDB) ## govulncheck of the module siteops ships, against the pinned vulnerability database.
 	$(GOVULNCHECK) -db file://$(VULNDB) ./...
 
 .PHONY: lint
@@ -86,6 +91,8 @@ lint: $(GOLANGCI_LINT) ## golangci-lint (.golangci.yml); fails on any finding.
 	@# module cannot load it, so here only the formatters see it. Both steps run; either failing fails the target.
 	@rc=0; \
 	echo "[lint] golangci-lint run ./..."; $(GOLANGCI_LINT) run ./... || rc=1; \
+	echo "[lint] golangci-lint run ./... in $(BENCH_DIR)"; \
+	  (cd $(BENCH_DIR) && $(GOLANGCI_LINT) run -c $(CURDIR)/.golangci.yml ./...) || rc=1; \
 	echo "[lint] golangci-lint fmt --diff hack/argocd/main.go"; $(GOLANGCI_LINT) fmt --diff hack/argocd/main.go || rc=1; \
 	exit $$rc
 
@@ -101,9 +108,11 @@ verify-generated: ## Regenerate deepcopy, CRDs, RBAC, webhooks; fail when the co
 	@test -z "$$(git ls-files --others --exclude-standard -- apis base)" || { echo "untracked generated files:" >&2; git ls-files --others --exclude-standard -- apis base >&2; exit 1; }
 
 .PHONY: verify-mod
-verify-mod: ## Fail when go mod tidy would change go.mod or go.sum (changes nothing itself).
+verify-mod: ## Fail when go mod tidy would change go.mod or go.sum, of either module (changes nothing itself).
 	@echo "[verify] go mod tidy"
 	@go mod tidy -diff || { echo "go.mod/go.sum are not tidy (diff above): run 'go mod tidy' and commit" >&2; exit 1; }
+	@cd $(BENCH_DIR) && go mod tidy -diff || \
+	  { echo "$(BENCH_DIR)/go.mod/go.sum are not tidy (diff above): run 'go mod tidy' there and commit" >&2; exit 1; }
 
 .PHONY: verify-gofmt
 verify-gofmt: ## Fail when gofmt would change a Go file.
@@ -142,8 +151,8 @@ e2e-bins: ## The rest of the end-to-end cluster's binaries: kwok, Argo Rollouts,
 
 .PHONY: test-unit
 test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver); ./... leaves out test/e2e (tag e2e).
-	KUBEBUILDER_ASSETS="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" \
-	  go test $(GO_TEST_FLAGS) -timeout 30m ./...
+	assets="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))"; export KUBEBUILDER_ASSETS="$$assets"; \
+	  go test $(GO_TEST_FLAGS) -timeout 30m ./... && cd $(BENCH_DIR) && go test $(GO_TEST_FLAGS) -timeout 30m ./...
 
 .PHONY: test-e2e
 test-e2e: ## End-to-end tests on the local cluster (hack/local-cluster.sh), built on first use.
@@ -166,14 +175,15 @@ test-shard-load: ## Sharding on the local cluster, not in make test: 1,000 CronJ
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.
 	hack/build-bins.sh etcd kube kwok rollouts kustomize argocd
 	@$(MAKE) --no-print-directory envtest
-	KUBEBUILDER_ASSETS="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" SITEOPS_BENCH_WRITE=1 \
-	  go test -count=1 -run '^$$' -bench . -skip '^BenchmarkGrowthCurve$$' -benchtime 1x -timeout 60m ./test/bench/...
+	assets="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" && cd $(BENCH_DIR) && \
+	  KUBEBUILDER_ASSETS="$$assets" SITEOPS_BENCH_WRITE=1 \
+	  go test -count=1 -run '^$$' -bench . -skip '^BenchmarkGrowthCurve$$' -benchtime 1x -timeout 60m ./...
 
 .PHONY: bench-scale
 bench-scale: ## How rendering and syncing grow at 100, 1,000 and 10,000 sites; writes its block of RESULTS.md and growth.png.
 	hack/build-bins.sh kustomize
-	SITEOPS_BENCH_WRITE=1 SITEOPS_BENCH_GROWTH_SITES=$${SITEOPS_BENCH_GROWTH_SITES:-100,1000,10000} \
-	  go test -count=1 -run '^$$' -bench '^BenchmarkGrowthCurve$$' -benchtime 1x -timeout 90m ./test/bench/
+	cd $(BENCH_DIR) && SITEOPS_BENCH_WRITE=1 SITEOPS_BENCH_GROWTH_SITES=$${SITEOPS_BENCH_GROWTH_SITES:-100,1000,10000} \
+	  go test -count=1 -run '^$$' -bench '^BenchmarkGrowthCurve$$' -benchtime 1x -timeout 90m .
 
 ##@ Build
 
