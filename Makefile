@@ -82,7 +82,7 @@ vet: ## go vet of both modules, the end-to-end tests (build tag e2e) included.
 	cd $(BENCH_DIR) && go vet ./...
 
 .PHONY: vulncheck
-vulncheck: $(GOVULNCHECK) $(VULNDB) ## govulncheck of the module siteops ships, against the pinned vulnerability database.
+vulncheck: $(GOVULNCHECK) $(VULNDB) ## govulncheck ./... against the pinned Go vulnerability database.
 	$(GOVULNCHECK) -db file://$(VULNDB) ./...
 
 .PHONY: lint
@@ -129,9 +129,10 @@ verify-boilerplate: ## Fail when a Go file lacks the licence header of hack/boil
 .PHONY: test
 test: ## Unit + envtest (real kube-apiserver) + end-to-end on the local cluster. What CI runs.
 	@$(MAKE) --no-print-directory unit-bins
-	@# The end-to-end cluster's binaries build (niced) while the unit tests run: those mostly wait on apiservers.
-	@$(MAKE) --no-print-directory -j2 test-unit e2e-bins
-	@$(MAKE) --no-print-directory test-e2e
+	@# While the unit tests run (they mostly wait on apiservers), the end-to-end fleet's binaries build (niced) and
+	@# the fleet starts, fresh; test-e2e then runs on it and stops it.
+	@$(MAKE) --no-print-directory -j2 test-unit e2e-fleet || { $(MAKE) --no-print-directory e2e-fleet-down; exit 1; }
+	@$(MAKE) --no-print-directory test-e2e SITEOPS_E2E_FLEET=started
 
 .PHONY: test-deps
 test-deps: ## Install the Debian packages the tests run (git, gnupg) when missing.
@@ -155,9 +156,19 @@ test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver); ./...
 	  go test $(GO_TEST_FLAGS) -timeout 30m ./... && cd $(BENCH_DIR) && go test $(GO_TEST_FLAGS) -timeout 30m ./...
 
 .PHONY: test-e2e
-test-e2e: ## End-to-end tests on the local cluster (hack/local-cluster.sh), built on first use.
+test-e2e: ## End-to-end tests on the local fleet (hack/local-cluster.sh), its binaries built on first use.
 	hack/build-bins.sh etcd kube kwok rollouts argocd
-	go test -tags e2e $(GO_TEST_FLAGS) -count=1 -timeout 40m -parallel $(E2E_PARALLEL) -v ./test/e2e/...
+	SITEOPS_E2E_FLEET=$(SITEOPS_E2E_FLEET) \
+	  go test -tags e2e $(GO_TEST_FLAGS) -count=1 -timeout 40m -parallel $(E2E_PARALLEL) -v ./test/e2e/...
+
+.PHONY: e2e-fleet
+e2e-fleet: e2e-bins ## Start the end-to-end fleet, fresh, and leave it running (test-e2e SITEOPS_E2E_FLEET=started).
+	hack/build-bins.sh etcd kube
+	SITEOPS_E2E_FLEET=up go test -tags e2e -count=1 -run '^$$' ./test/e2e/...
+
+.PHONY: e2e-fleet-down
+e2e-fleet-down: ## Stop the fleet make e2e-fleet started.
+	SITEOPS_E2E_FLEET=down go test -tags e2e -count=1 -run '^$$' ./test/e2e/...
 
 .PHONY: test-load
 test-load: ## Load, not in make test: 5,000 CronJobs */1 for 10 minutes with one manager on the local cluster (SITEOPS_LOAD_CRONJOBS, SITEOPS_LOAD_MINUTES).
