@@ -98,8 +98,8 @@ func siteValues(site, greeting string) string {
 }
 
 // newFleet pushes the source repository to the git daemon, starts a manager, applies base/argocd's
-// ApplicationSet with only its repository URL changed, and creates the SiteSync "sites" in namespace ns with a
-// push receiver.
+// ApplicationSet with only its repository URL and its name (siteops-sites-<ns>, so that tests run side by
+// side) changed, and creates the SiteSync "sites" in namespace ns with a push receiver.
 func newFleet(t *testing.T, ns string) *fleet {
 	t.Helper()
 	return newFleetWith(t, ns, "")
@@ -134,25 +134,19 @@ func newFleetFrom(t *testing.T, ns string, files map[string]string, specExtra st
 	kubectl(t, "-n", ns, "create", "secret", "generic", "receiver", "--from-literal=token="+f.token)
 	// The ApplicationSet first, as a platform team installs it: siteops' first push asks it to run its
 	// generator, so the sites' Applications appear without waiting for the generator's poll.
-	appset, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "base", "argocd", "applicationset.yaml"))
+	manifest, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "base", "argocd", "applicationset.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo := cluster.gitDaemon + "/" + ns + ".git"
-	yaml := strings.ReplaceAll(string(appset), "https://git.example.com/platform/siteops.git", repo)
-	if !strings.Contains(yaml, repo) {
-		t.Fatal("base/argocd/applicationset.yaml no longer names https://git.example.com/platform/siteops.git")
+	repo, appset := cluster.gitDaemon+"/"+ns+".git", "siteops-sites-"+ns
+	yaml := strings.ReplaceAll(string(manifest), "https://git.example.com/platform/siteops.git", repo)
+	yaml = strings.Replace(yaml, "\n  name: siteops-sites\n", "\n  name: "+appset+"\n", 1)
+	if !strings.Contains(yaml, repo) || !strings.Contains(yaml, "name: "+appset+"\n") {
+		t.Fatal("base/argocd/applicationset.yaml no longer names https://git.example.com/platform/siteops.git " +
+			"or is no longer named siteops-sites")
 	}
 	apply(t, "", yaml)
-	t.Cleanup(func() {
-		_, _ = tryKubectl("-n", "argocd", "delete", "applicationset", "siteops-sites")
-		// The next test that holds the site clusters applies the same ApplicationSet: the Applications the
-		// garbage collector deletes after this one must be gone by then, or they would meet its own.
-		waitFor(t, 2*time.Minute, "the ApplicationSet's Applications deleted", func() (bool, string) {
-			owned := generatedApplications()
-			return len(owned) == 0, strings.Join(owned, " ")
-		})
-	})
+	t.Cleanup(func() { _, _ = tryKubectl("-n", "argocd", "delete", "applicationset", appset) })
 	apply(t, ns, fmt.Sprintf(`
 apiVersion: gitops.siteops.dev/v1alpha1
 kind: SiteSync
@@ -164,19 +158,6 @@ spec:
   receiver: {secretRef: {name: receiver}}
 %s`, shardLabels(ns), f.bare, indent(specExtra, "  ")))
 	return f
-}
-
-// generatedApplications lists the Argo CD Applications an ApplicationSet owns.
-func generatedApplications() []string {
-	out := jsonpath("-n", "argocd", "get", "applications", "-o",
-		`jsonpath={range .items[*]}{.metadata.name}={.metadata.ownerReferences[*].kind}{" "}{end}`)
-	var owned []string
-	for _, app := range strings.Fields(out) {
-		if name, kinds, _ := strings.Cut(app, "="); strings.Contains(kinds, "ApplicationSet") {
-			owned = append(owned, name)
-		}
-	}
-	return owned
 }
 
 // indent prefixes every non-empty line of s with prefix.

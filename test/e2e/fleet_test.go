@@ -41,10 +41,9 @@ import (
 //     started again, B converges without anyone doing anything;
 //  6. a third site is added as README's "Add a site" says: overlay, cluster Secret, push.
 //
-// It runs beside the tests that do not use the site clusters, holding them (siteClusters) while it stops one.
+// It runs beside other tests: only it delivers to the fleet's site clusters, so it may stop one.
 func TestFleetPushReachesEachSiteCluster(t *testing.T) {
 	t.Parallel()
-	hold(t, &siteClusters)
 	if len(cluster.sites) < 2 {
 		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
 	}
@@ -151,8 +150,7 @@ spec:
 	// 6. Add a site as README's "Add a site" says: an overlay, the site's cluster registered in Argo CD (here
 	// a new site cluster, whose cluster Secret local-cluster.sh writes), a push. No Application by hand.
 	const c = "site-c"
-	localCluster(t, "add-site", c)
-	t.Cleanup(func() { localCluster(t, "stop-site", c) })
+	addSite(t, c)
 	if err := os.MkdirAll(filepath.Join(f.work, "overlays", c), 0o755); err != nil {
 		t.Fatal(err)
 	}

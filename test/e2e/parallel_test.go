@@ -28,16 +28,16 @@ import (
 // The end-to-end tests share one local fleet. A test that needs the whole fleet to itself (it kills or
 // restarts a shared component, or measures one writer or the machine's CPU) does not call t.Parallel, and says
 // why; go test runs those one after the other first. Every other test calls t.Parallel first thing and keeps to
-// names of its own: namespace, Git repository, Argo CD Application, and the shard its managers watch
-// (shardFlag). Two parts of the fleet serve one test at a time and are held (hold) by the parallel tests that
-// use them:
+// names of its own: namespace, Git repository, Argo CD Applications, the shard its managers watch (shardFlag)
+// and the site clusters it delivers to: the fleet test has the fleet's (cluster.sites), every other test that
+// delivers to sites starts its own (ownSites).
 var (
 	// hubManager is the hub's siteops-system: the manager Rollout and its Services, the webhook configurations
-	// that send every CronJob's admission to one manager, and the Lease of the managers of the main shard.
+	// that send every CronJob's admission to one manager, and the Lease of the managers of the main shard. It
+	// serves one test at a time, which holds it (hold).
 	hubManager sync.Mutex
-	// siteClusters is the fleet's site clusters (cluster.sites): base/argocd's ApplicationSet siteops-sites, the
-	// Applications siteops-<site> it generates and namespace siteops-system on each site.
-	siteClusters sync.Mutex
+	// siteAdds lets one `local-cluster.sh add-site` run at a time: each gives the new site the next free ports.
+	siteAdds sync.Mutex
 )
 
 // hold locks mu for the rest of the test: it is unlocked after the test's cleanups registered later have run.
@@ -57,4 +57,27 @@ func shardFlag(shard string) string {
 // shardLabels is the metadata.labels of an object of shard, in YAML flow style.
 func shardLabels(shard string) string {
 	return "{" + apis.ShardLabel + ": " + shard + "}"
+}
+
+// addSite starts one more site cluster and registers it in the hub's Argo CD (local-cluster.sh add-site); it
+// stops it when the test ends.
+func addSite(t *testing.T, name string) {
+	t.Helper()
+	siteAdds.Lock()
+	defer siteAdds.Unlock()
+	localCluster(t, "add-site", name)
+	t.Cleanup(func() {
+		localCluster(t, "stop-site", name)
+		_, _ = tryKubectl("-n", "argocd", "delete", "secret", "cluster-"+name, "--ignore-not-found")
+	})
+}
+
+// ownSites starts site clusters of the test's own (addSite), so that it delivers to sites no other test
+// stops, syncs or writes to, and returns their names.
+func ownSites(t *testing.T, names ...string) []string {
+	t.Helper()
+	for _, n := range names {
+		addSite(t, n)
+	}
+	return names
 }

@@ -96,16 +96,13 @@ spec:
 //  2. `kubectl argo rollouts promote` on A makes it Healthy; after the soak B gets the bump and pauses too;
 //  3. promote on B: both Healthy, the rollout Complete.
 //
-// It runs beside the tests that do not use the site clusters, holding them (siteClusters).
+// It runs beside other tests, on two site clusters of its own.
 func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 	t.Parallel()
-	hold(t, &siteClusters)
-	if len(cluster.sites) < 2 {
-		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
-	}
-	a, b := cluster.sites[0], cluster.sites[1]
+	sites := ownSites(t, "upgrade-a", "upgrade-b")
+	a, b := sites[0], sites[1]
 	const v1, v2 = "ghcr.io/siteops/manager:v0.1.0", "ghcr.io/siteops/manager:v0.2.0"
-	f := newFleetFrom(t, "upgrade-fleet", managerRolloutSource(cluster.sites, v1), fmt.Sprintf(`waves:
+	f := newFleetFrom(t, "upgrade-fleet", managerRolloutSource(sites, v1), fmt.Sprintf(`waves:
 - name: first
   sites: [%s]
   soak: 10s

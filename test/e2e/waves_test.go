@@ -39,15 +39,12 @@ import (
 //  3. a freeze window open now holds a push (no rendered commit, phase Frozen until the window's end) until
 //     `kubectl annotate sitesync sites siteops.dev/override-freeze=<reason>` publishes it (trailer, event).
 //
-// It runs beside the tests that do not use the site clusters, holding them (siteClusters).
+// It runs beside other tests, on two site clusters of its own.
 func TestWavesDeliverSiteBySiteOnTheFleet(t *testing.T) {
 	t.Parallel()
-	hold(t, &siteClusters)
-	if len(cluster.sites) < 2 {
-		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
-	}
-	a, b := cluster.sites[0], cluster.sites[1]
-	f := newFleetWith(t, "waves", fmt.Sprintf(`waves:
+	sites := ownSites(t, "waves-a", "waves-b")
+	a, b := sites[0], sites[1]
+	f := newFleetFrom(t, "waves", fleetSource(sites), fmt.Sprintf(`waves:
 - name: first
   sites: [%s]
   soak: 20s
