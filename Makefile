@@ -164,7 +164,7 @@ test-e2e: ## End-to-end tests on the local fleet (hack/local-cluster.sh), its bi
 .PHONY: e2e-fleet
 e2e-fleet: e2e-bins ## Start the end-to-end fleet, fresh, and leave it running (test-e2e SITEOPS_E2E_FLEET=started).
 	hack/build-bins.sh etcd kube
-	SITEOPS_E2E_FLEET=up go test -tags e2e -count=1 -run '^$$' ./test/e2e/...
+	SITEOPS_E2E_FLEET=up go test -tags e2e -count=1 -run '^$$' -v ./test/e2e/...
 
 .PHONY: e2e-fleet-down
 e2e-fleet-down: ## Stop the fleet make e2e-fleet started.
