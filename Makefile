@@ -40,8 +40,16 @@ ENVTEST_K8S_VERSION ?= $(shell . hack/versions.sh && echo "$$KUBE_VERSION" | sed
 # GO_FILES: the tracked and untracked-but-not-ignored Go files, testdata/ excluded (make fmt, make verify).
 GO_FILES = $(shell git ls-files --cached --others --exclude-standard -- '*.go' ':(exclude,glob)**/testdata/**')
 
+# BENCH_DIR is the benchmarks' module: its plotting (gonum.org/v1/plot) is no dependency of what siteops ships.
+# vet, lint, verify-mod and test-unit check it beside siteops' own module.
+BENCH_DIR := test/bench
+
 LDFLAGS := -s -w -X github.com/siteops/siteops/internal/version.Version=$(VERSION)
 GO_TEST_FLAGS ?=
+# E2E_PARALLEL is how many end-to-end tests that call t.Parallel run at once (go test's default is GOMAXPROCS).
+# They mostly wait (for a scheduled minute, for Argo CD, for a soak), so it is more than the cores, and enough
+# for every such test: one waiting for a part of the fleet another test holds keeps its slot meanwhile.
+E2E_PARALLEL ?= 16
 
 .PHONY: all
 all: build
@@ -69,8 +77,9 @@ fmt: ## gofmt every Go file (hack/argocd included, which go fmt ./... skips); li
 	@gofmt -l -w $(GO_FILES)
 
 .PHONY: vet
-vet: ## go vet.
-	go vet ./...
+vet: ## go vet of both modules, the end-to-end tests (build tag e2e) included.
+	go vet -tags e2e ./...
+	cd $(BENCH_DIR) && go vet ./...
 
 .PHONY: vulncheck
 vulncheck: $(GOVULNCHECK) $(VULNDB) ## govulncheck ./... against the pinned Go vulnerability database.
@@ -82,6 +91,8 @@ lint: $(GOLANGCI_LINT) ## golangci-lint (.golangci.yml); fails on any finding.
 	@# module cannot load it, so here only the formatters see it. Both steps run; either failing fails the target.
 	@rc=0; \
 	echo "[lint] golangci-lint run ./..."; $(GOLANGCI_LINT) run ./... || rc=1; \
+	echo "[lint] golangci-lint run ./... in $(BENCH_DIR)"; \
+	  (cd $(BENCH_DIR) && $(GOLANGCI_LINT) run -c $(CURDIR)/.golangci.yml ./...) || rc=1; \
 	echo "[lint] golangci-lint fmt --diff hack/argocd/main.go"; $(GOLANGCI_LINT) fmt --diff hack/argocd/main.go || rc=1; \
 	exit $$rc
 
@@ -97,9 +108,11 @@ verify-generated: ## Regenerate deepcopy, CRDs, RBAC, webhooks; fail when the co
 	@test -z "$$(git ls-files --others --exclude-standard -- apis base)" || { echo "untracked generated files:" >&2; git ls-files --others --exclude-standard -- apis base >&2; exit 1; }
 
 .PHONY: verify-mod
-verify-mod: ## Fail when go mod tidy would change go.mod or go.sum (changes nothing itself).
+verify-mod: ## Fail when go mod tidy would change go.mod or go.sum, of either module (changes nothing itself).
 	@echo "[verify] go mod tidy"
 	@go mod tidy -diff || { echo "go.mod/go.sum are not tidy (diff above): run 'go mod tidy' and commit" >&2; exit 1; }
+	@cd $(BENCH_DIR) && go mod tidy -diff || \
+	  { echo "$(BENCH_DIR)/go.mod/go.sum are not tidy (diff above): run 'go mod tidy' there and commit" >&2; exit 1; }
 
 .PHONY: verify-gofmt
 verify-gofmt: ## Fail when gofmt would change a Go file.
@@ -116,9 +129,10 @@ verify-boilerplate: ## Fail when a Go file lacks the licence header of hack/boil
 .PHONY: test
 test: ## Unit + envtest (real kube-apiserver) + end-to-end on the local cluster. What CI runs.
 	@$(MAKE) --no-print-directory unit-bins
-	@# The end-to-end cluster's binaries build (niced) while the unit tests run: those mostly wait on apiservers.
-	@$(MAKE) --no-print-directory -j2 test-unit e2e-bins
-	@$(MAKE) --no-print-directory test-e2e
+	@# While the unit tests run (they mostly wait on apiservers), the end-to-end fleet's binaries build (niced) and
+	@# the fleet starts, fresh; test-e2e then runs on it and stops it.
+	@$(MAKE) --no-print-directory -j2 test-unit e2e-fleet || { $(MAKE) --no-print-directory e2e-fleet-down; exit 1; }
+	@$(MAKE) --no-print-directory test-e2e SITEOPS_E2E_FLEET=started
 
 .PHONY: test-deps
 test-deps: ## Install the Debian packages the tests run (git, gnupg) when missing.
@@ -129,44 +143,58 @@ unit-bins: envtest test-deps ## etcd + kube-apiserver in setup-envtest's store, 
 	hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION) >/dev/null
 	hack/build-bins.sh kustomize
 
+.PHONY: bins
+bins: unit-bins e2e-bins ## Every binary make test runs (.ci/run builds them in the background during the gates).
+
 .PHONY: e2e-bins
 e2e-bins: ## The rest of the end-to-end cluster's binaries: kwok, Argo Rollouts, Argo CD (nice 10).
 	nice -n 10 hack/build-bins.sh kwok rollouts argocd
 
 .PHONY: test-unit
-test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver).
-	KUBEBUILDER_ASSETS="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" \
-	  go test $(GO_TEST_FLAGS) -timeout 30m $$(go list ./... | grep -v /test/e2e)
+test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver); ./... leaves out test/e2e (tag e2e).
+	assets="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))"; export KUBEBUILDER_ASSETS="$$assets"; \
+	  go test $(GO_TEST_FLAGS) -timeout 30m ./... && cd $(BENCH_DIR) && go test $(GO_TEST_FLAGS) -timeout 30m ./...
 
 .PHONY: test-e2e
-test-e2e: ## End-to-end tests on the local cluster (hack/local-cluster.sh), built on first use.
+test-e2e: ## End-to-end tests on the local fleet (hack/local-cluster.sh), its binaries built on first use.
 	hack/build-bins.sh etcd kube kwok rollouts argocd
-	go test $(GO_TEST_FLAGS) -count=1 -timeout 40m -v ./test/e2e/...
+	SITEOPS_E2E_FLEET=$(SITEOPS_E2E_FLEET) \
+	  go test -tags e2e $(GO_TEST_FLAGS) -count=1 -timeout 40m -parallel $(E2E_PARALLEL) -v ./test/e2e/...
+
+.PHONY: e2e-fleet
+e2e-fleet: e2e-bins ## Start the end-to-end fleet, fresh, and leave it running (test-e2e SITEOPS_E2E_FLEET=started).
+	hack/build-bins.sh etcd kube
+	SITEOPS_E2E_FLEET=up go test -tags e2e -count=1 -run '^$$' -v ./test/e2e/...
+
+.PHONY: e2e-fleet-down
+e2e-fleet-down: ## Stop the fleet make e2e-fleet started.
+	SITEOPS_E2E_FLEET=down go test -tags e2e -count=1 -run '^$$' ./test/e2e/...
 
 .PHONY: test-load
 test-load: ## Load, not in make test: 5,000 CronJobs */1 for 10 minutes with one manager on the local cluster (SITEOPS_LOAD_CRONJOBS, SITEOPS_LOAD_MINUTES).
 	hack/build-bins.sh etcd kube kwok
 	SITEOPS_E2E_SITES= SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_LOAD_CRONJOBS=$${SITEOPS_LOAD_CRONJOBS:-5000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-10} \
-	  go test -count=1 -timeout 45m -v -run '^TestCronJobLoad$$' ./test/e2e/...
+	  go test -tags e2e -count=1 -timeout 45m -v -run '^TestCronJobLoad$$' ./test/e2e/...
 
 .PHONY: test-shard-load
 test-shard-load: ## Sharding on the local cluster, not in make test: 1,000 CronJobs over two shards vs one unsharded manager (RSS, CPU), then one shard's manager killed.
 	hack/build-bins.sh etcd kube kwok
 	SITEOPS_E2E_SITES= SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_SHARD_LOAD_CRONJOBS=$${SITEOPS_SHARD_LOAD_CRONJOBS:-1000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-3} \
-	  go test -count=1 -timeout 40m -v -run '^TestShardedCronJobLoad$$' ./test/e2e/...
+	  go test -tags e2e -count=1 -timeout 40m -v -run '^TestShardedCronJobLoad$$' ./test/e2e/...
 
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.
 	hack/build-bins.sh etcd kube kwok rollouts kustomize argocd
 	@$(MAKE) --no-print-directory envtest
-	KUBEBUILDER_ASSETS="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" SITEOPS_BENCH_WRITE=1 \
-	  go test -count=1 -run '^$$' -bench . -skip '^BenchmarkGrowthCurve$$' -benchtime 1x -timeout 60m ./test/bench/...
+	assets="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" && cd $(BENCH_DIR) && \
+	  KUBEBUILDER_ASSETS="$$assets" SITEOPS_BENCH_WRITE=1 \
+	  go test -count=1 -run '^$$' -bench . -skip '^BenchmarkGrowthCurve$$' -benchtime 1x -timeout 60m ./...
 
 .PHONY: bench-scale
 bench-scale: ## How rendering and syncing grow at 100, 1,000 and 10,000 sites; writes its block of RESULTS.md and growth.png.
 	hack/build-bins.sh kustomize
-	SITEOPS_BENCH_WRITE=1 SITEOPS_BENCH_GROWTH_SITES=$${SITEOPS_BENCH_GROWTH_SITES:-100,1000,10000} \
-	  go test -count=1 -run '^$$' -bench '^BenchmarkGrowthCurve$$' -benchtime 1x -timeout 90m ./test/bench/
+	cd $(BENCH_DIR) && SITEOPS_BENCH_WRITE=1 SITEOPS_BENCH_GROWTH_SITES=$${SITEOPS_BENCH_GROWTH_SITES:-100,1000,10000} \
+	  go test -count=1 -run '^$$' -bench '^BenchmarkGrowthCurve$$' -benchtime 1x -timeout 90m .
 
 ##@ Build
 

@@ -177,6 +177,14 @@ steps=("$@")
 for s in "${steps[@]}"; do
   out=$(dir_of "$s")
   if [ -f "$out/.complete" ]; then log "$s: cached in $out"; continue; fi
+  # One build of a component at a time: .ci/run builds them in the background while make test asks for them.
+  # A second build-bins waits for the first and then finds the component built.
+  exec {lock}>"$SITEOPS_CACHE/bin/.$s.lock"
+  if ! flock -n "$lock"; then
+    log "$s: another build-bins is building it; waiting for it"
+    flock "$lock"
+  fi
+  if [ -f "$out/.complete" ]; then log "$s: built meanwhile in $out"; exec {lock}>&-; continue; fi
   log "$s: building into $out (cold build, see the times in the header of this script)"
   start=$(date +%s)
   rm -rf "$out.tmp" && mkdir -p "$out.tmp"
@@ -187,5 +195,6 @@ for s in "${steps[@]}"; do
   wait "$pid"
   touch "$out.tmp/.complete"
   rm -rf "$out" && mv "$out.tmp" "$out"
+  exec {lock}>&-
   log "$s: done in $(($(date +%s) - start))s"
 done

@@ -14,6 +14,14 @@ setup_envtest=$1
 version=${2:-${KUBE_VERSION#v}}
 log() { printf '[envtest %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
+# One install at a time (.ci/run builds in the background while make test asks): a second envtest.sh waits here,
+# then finds the binaries in the store.
+mkdir -p "$ENVTEST_DIR"
+exec {lock}>"$ENVTEST_DIR/.siteops-envtest.lock"
+if ! flock -n "$lock"; then
+  log "another envtest.sh is installing the binaries; waiting for it"
+  flock "$lock"
+fi
 if path=$("$setup_envtest" use -i "$version" --bin-dir "$ENVTEST_DIR" -p path 2>/dev/null) && [ -n "$path" ]; then
   echo "$path"; exit 0
 fi

@@ -242,11 +242,22 @@ cmd_up() {
   mkdir -p "$D/logs"
   pki
   up_control_plane
+  # A site needs only the hub's etcd and, for its Argo CD cluster Secret, namespace argocd: the sites start in
+  # the background beside the hub's other components, their ports given out in order first.
+  local site pids=() p failed=0
+  if [ -n "$SITES" ] && has argocd; then
+    kubectl create namespace argocd --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+  fi
+  for site in $SITES; do site_port "$site" >/dev/null; done
+  for site in $SITES; do
+    up_site "$site" &
+    pids+=($!)
+  done
   has kwok && up_kwok
   has rollouts && up_rollouts
   has argocd && up_argocd
-  local site
-  for site in $SITES; do up_site "$site"; done
+  for p in "${pids[@]}"; do wait "$p" || failed=1; done
+  [ "$failed" = 0 ] || { log "a site did not come up; see $D/logs"; return 1; }
   log "cluster up: $(cmd_env | tr '\n' ' ')"
 }
 

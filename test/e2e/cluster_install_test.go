@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -37,6 +39,10 @@ const installImage = "ghcr.io/siteops/manager:" + e2eVersion
 // TestInstallerAppliesCleanly builds dist/install.yaml with `make build-installer` and applies it to the
 // local cluster server-side: every object must be accepted, exist afterwards, and the manager Rollout must
 // carry the image and become Healthy under the real Argo Rollouts controller (its pods run on kwok).
+//
+// It runs alone (no t.Parallel): the installed webhook configurations send every CronJob's admission in the
+// cluster to a Service whose pods run no process, and it deletes namespace siteops-system, where every manager
+// the tests start keeps its Lease.
 func TestInstallerAppliesCleanly(t *testing.T) {
 	root := testenv.RepoRoot()
 	// -o manifests: the CRD, RBAC and webhook YAML under base/ are committed and `make verify` keeps them in
@@ -112,6 +118,7 @@ func removeInstalled(t *testing.T, objects []string) {
 // TestBuildStampsVersion: the version ldflags of `make build` (`make ldflags`) stamp VERSION into both binaries:
 // `manager --version` and `siteops version` print it.
 func TestBuildStampsVersion(t *testing.T) {
+	t.Parallel()
 	manager := managerBinary(t)
 	out, err := exec.Command(manager, "--version").Output()
 	if err != nil || strings.TrimSpace(string(out)) != e2eVersion {

@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -28,6 +30,7 @@ import (
 // TestClusterSmokeDeploymentPodsReady shows kube-controller-manager, kube-scheduler and kwok working together:
 // a Deployment's pods are created, bound and become Ready.
 func TestClusterSmokeDeploymentPodsReady(t *testing.T) {
+	t.Parallel()
 	kubectl(t, "create", "namespace", "smoke-deploy")
 	kubectl(t, "-n", "smoke-deploy", "create", "deployment", "web", "--image=nginx:1.27-alpine", "--replicas=3")
 	kubectl(t, "-n", "smoke-deploy", "rollout", "status", "deployment/web", "--timeout=120s")
@@ -45,6 +48,7 @@ func TestClusterSmokeDeploymentPodsReady(t *testing.T) {
 
 // TestClusterSmokeJobCompletes shows kwok's pod-complete stage: a Job's pod Succeeds and the Job completes.
 func TestClusterSmokeJobCompletes(t *testing.T) {
+	t.Parallel()
 	kubectl(t, "create", "namespace", "smoke-job")
 	kubectl(t, "-n", "smoke-job", "create", "job", "once", "--image=busybox:1.36", "--", "/bin/true")
 	kubectl(t, "-n", "smoke-job", "wait", "--for=condition=Complete", "job/once", "--timeout=120s")
@@ -57,6 +61,7 @@ func TestClusterSmokeJobCompletes(t *testing.T) {
 // blue/green Rollout pauses on a new image with a preview ReplicaSet while the active Service keeps the old
 // pods, and `kubectl argo rollouts promote` switches the active Service to the new ReplicaSet.
 func TestClusterSmokeRolloutBlueGreenPromote(t *testing.T) {
+	t.Parallel()
 	ns := "smoke-rollout"
 	kubectl(t, "create", "namespace", ns)
 	apply(t, ns, `
@@ -109,6 +114,7 @@ spec:
 // TestClusterSmokeArgoCDSyncsFromGit shows Argo CD's application-controller and repo-server syncing a folder
 // of a Git repository served by the local git daemon, and following a pushed commit.
 func TestClusterSmokeArgoCDSyncsFromGit(t *testing.T) {
+	t.Parallel()
 	work := t.TempDir()
 	bare := filepath.Join(cluster.gitRoot, "smoke.git")
 	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", bare)

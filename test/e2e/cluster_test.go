@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -78,21 +80,34 @@ func runMain(m *testing.M) int {
 	if sites != "" {
 		env = append(env, "SITEOPS_CLUSTER_SITES="+sites, "SITEOPS_CLUSTER_SITE_COMPONENTS="+fleetSiteComponents)
 	}
-	// Start from a clean state every run: a previous run's objects would hide bugs.
-	down := exec.Command(script, "down", "--wipe")
-	down.Env, down.Stdout, down.Stderr = env, os.Stderr, os.Stderr
-	_ = down.Run()
-	up := exec.Command(script, "up")
-	up.Env, up.Stdout, up.Stderr = env, os.Stderr, os.Stderr
-	if err := up.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "local cluster did not come up: %v (logs in %s/logs)\n", err, cluster.dir)
-		return 1
+	run := func(args ...string) error {
+		cmd := exec.Command(script, args...)
+		cmd.Env, cmd.Stdout, cmd.Stderr = env, os.Stderr, os.Stderr
+		return cmd.Run()
 	}
-	defer func() {
-		stop := exec.Command(script, "down")
-		stop.Env, stop.Stdout, stop.Stderr = env, os.Stderr, os.Stderr
-		_ = stop.Run()
-	}()
+	// SITEOPS_E2E_FLEET says who starts the fleet. Unset: this run, and it stops it at the end. "up": this run
+	// starts it and leaves it running, without running a test (make test does so while the unit tests run).
+	// "started": the run of "up" just before did; this run stops it at the end. "down": stop it.
+	mode := os.Getenv("SITEOPS_E2E_FLEET")
+	switch mode {
+	case "", "up":
+		// Start from a clean state every time: a previous run's objects would hide bugs.
+		_ = run("down", "--wipe")
+		if err := run("up"); err != nil {
+			fmt.Fprintf(os.Stderr, "local cluster did not come up: %v (logs in %s/logs)\n", err, cluster.dir)
+			return 1
+		}
+	case "down":
+		_ = run("down")
+		return 0
+	case "started":
+	default:
+		fmt.Fprintf(os.Stderr, "SITEOPS_E2E_FLEET=%q: want up, started or down\n", mode)
+		return 2
+	}
+	if mode != "up" {
+		defer func() { _ = run("down") }()
+	}
 	envCmd := exec.Command(script, "env")
 	envCmd.Env = env
 	out, err := envCmd.Output()
@@ -140,6 +155,9 @@ func runMain(m *testing.M) int {
 			return 1
 		}
 		time.Sleep(2 * time.Second)
+	}
+	if mode == "up" {
+		return 0
 	}
 	return m.Run()
 }

@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -27,15 +29,17 @@ import (
 // TestCronJobTutorialSampleOnLocalCluster runs the kubebuilder tutorial's own CronJob sample (every minute,
 // startingDeadlineSeconds 60, busybox printing the date) with the manager as a host process: a Job is created
 // for a scheduled minute and completes through kube-controller-manager's Job controller and kwok, and the
-// history limit holds once more Jobs have run than it keeps.
+// history limit holds once more Jobs have run than it keeps. It runs beside other tests: the sample carries the
+// test's shard label, which is all its manager watches.
 func TestCronJobTutorialSampleOnLocalCluster(t *testing.T) {
+	t.Parallel()
 	ns := "e2e-cronjob"
 	kubectl(t, "create", "namespace", ns)
-	startManager(t, "cronjob")
+	startManager(t, "cronjob", shardFlag(ns))
 	apply(t, ns, `
 apiVersion: batch.tutorial.kubebuilder.io/v1
 kind: CronJob
-metadata: {name: cronjob-sample}
+metadata: {name: cronjob-sample, labels: `+shardLabels(ns)+`}
 spec:
   schedule: "*/1 * * * *"
   startingDeadlineSeconds: 60

@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -96,8 +98,8 @@ func siteValues(site, greeting string) string {
 }
 
 // newFleet pushes the source repository to the git daemon, starts a manager, applies base/argocd's
-// ApplicationSet with only its repository URL changed, and creates the SiteSync "sites" in namespace ns with a
-// push receiver.
+// ApplicationSet with only its repository URL and its name (siteops-sites-<ns>, so that tests run side by
+// side) changed, and creates the SiteSync "sites" in namespace ns with a push receiver.
 func newFleet(t *testing.T, ns string) *fleet {
 	t.Helper()
 	return newFleetWith(t, ns, "")
@@ -127,32 +129,34 @@ func newFleetFrom(t *testing.T, ns string, files map[string]string, specExtra st
 	git(t, f.work, "commit", "-qm", "fleet: base and one overlay per site")
 	git(t, f.work, "push", "-q", f.bare, "main")
 
-	f.mgr = startManager(t, ns)
+	f.mgr = startManager(t, ns, shardFlag(ns))
 	kubectl(t, "create", "namespace", ns)
 	kubectl(t, "-n", ns, "create", "secret", "generic", "receiver", "--from-literal=token="+f.token)
 	// The ApplicationSet first, as a platform team installs it: siteops' first push asks it to run its
 	// generator, so the sites' Applications appear without waiting for the generator's poll.
-	appset, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "base", "argocd", "applicationset.yaml"))
+	manifest, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "base", "argocd", "applicationset.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo := cluster.gitDaemon + "/" + ns + ".git"
-	yaml := strings.ReplaceAll(string(appset), "https://git.example.com/platform/siteops.git", repo)
-	if !strings.Contains(yaml, repo) {
-		t.Fatal("base/argocd/applicationset.yaml no longer names https://git.example.com/platform/siteops.git")
+	repo, appset := cluster.gitDaemon+"/"+ns+".git", "siteops-sites-"+ns
+	yaml := strings.ReplaceAll(string(manifest), "https://git.example.com/platform/siteops.git", repo)
+	yaml = strings.Replace(yaml, "\n  name: siteops-sites\n", "\n  name: "+appset+"\n", 1)
+	if !strings.Contains(yaml, repo) || !strings.Contains(yaml, "name: "+appset+"\n") {
+		t.Fatal("base/argocd/applicationset.yaml no longer names https://git.example.com/platform/siteops.git " +
+			"or is no longer named siteops-sites")
 	}
 	apply(t, "", yaml)
-	t.Cleanup(func() { _, _ = tryKubectl("-n", "argocd", "delete", "applicationset", "siteops-sites") })
+	t.Cleanup(func() { _, _ = tryKubectl("-n", "argocd", "delete", "applicationset", appset) })
 	apply(t, ns, fmt.Sprintf(`
 apiVersion: gitops.siteops.dev/v1alpha1
 kind: SiteSync
-metadata: {name: sites}
+metadata: {name: sites, labels: %s}
 spec:
   source: {url: "file://%s", ref: main}
   target: {branch: rendered}
   interval: 10m
   receiver: {secretRef: {name: receiver}}
-%s`, f.bare, indent(specExtra, "  ")))
+%s`, shardLabels(ns), f.bare, indent(specExtra, "  ")))
 	return f
 }
 

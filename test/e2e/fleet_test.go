@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -38,7 +40,12 @@ import (
 //  5. with site B's cluster stopped, SiteSync shows B unreachable with Argo CD's message and A keeps syncing;
 //     started again, B converges without anyone doing anything;
 //  6. a third site is added as docs/fleet.md's "Add a site" says: overlay, cluster Secret, push.
+//
+// It runs beside other tests: only it delivers to the fleet's site clusters, so it may stop one. It holds
+// siteDelivery.
 func TestFleetPushReachesEachSiteCluster(t *testing.T) {
+	t.Parallel()
+	hold(t, &siteDelivery)
 	if len(cluster.sites) < 2 {
 		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
 	}
@@ -145,8 +152,7 @@ spec:
 	// 6. Add a site as docs/fleet.md's "Add a site" says: an overlay, the site's cluster registered in Argo CD (here
 	// a new site cluster, whose cluster Secret local-cluster.sh writes), a push. No Application by hand.
 	const c = "site-c"
-	localCluster(t, "add-site", c)
-	t.Cleanup(func() { localCluster(t, "stop-site", c) })
+	addSite(t, c)
 	if err := os.MkdirAll(filepath.Join(f.work, "overlays", c), 0o755); err != nil {
 		t.Fatal(err)
 	}

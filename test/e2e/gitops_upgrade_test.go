@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -40,7 +42,11 @@ import (
 //  4. once green's shadow report shows unexpected writes (a Guestbook whose Deployment a ResourceQuota
 //     forbids: green keeps wanting to create it), a further bump fails its analysis and is aborted without a
 //     promote: the active Service stays, and no Guestbook or CronJob spec changes across both upgrades.
+//
+// It runs beside other tests, holding the hub's manager Rollout, webhooks and main-shard Lease (hubManager).
 func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
+	t.Parallel()
+	hold(t, &hubManager)
 	const (
 		token   = "e2e-receiver-token-7f3a"
 		samples = "siteops-samples"

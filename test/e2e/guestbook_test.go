@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -100,14 +102,16 @@ func waitForActive(t *testing.T, ns, gb string, size int, not string) string {
 // ReplicaSet and EndpointSlice controllers of kube-controller-manager, pods made Ready by kwok) with the
 // manager as a host process: one pod is active behind the <name> Service and two are standbys; marking the
 // active pod NotReady, then deleting the next active pod, each promotes a standby and the Service's endpoints
-// follow. The times from the change to the endpoints moving are logged, not asserted.
+// follow. The times from the change to the endpoints moving are logged, not asserted. It runs beside other
+// tests: the Guestbook carries the test's shard label, which is all its manager watches.
 func TestGuestbookFailoverOnLocalCluster(t *testing.T) {
+	t.Parallel()
 	ns := "e2e-guestbook"
 	// The siteops CRDs first (idempotent; other tests apply them the same way): the manager watches their kinds.
 	kubectl(t, "apply", "--server-side", "-f", filepath.Join(testenv.RepoRoot(), "base", "crd", "bases"))
 	kubectl(t, "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
 	kubectl(t, "create", "namespace", ns)
-	startManager(t, "guestbook")
+	startManager(t, "guestbook", shardFlag(ns))
 	apply(t, ns, `
 apiVersion: v1
 kind: ConfigMap
@@ -116,7 +120,7 @@ data: {title: e2e}
 ---
 apiVersion: webapp.my.domain/v1
 kind: Guestbook
-metadata: {name: gb}
+metadata: {name: gb, labels: `+shardLabels(ns)+`}
 spec: {size: 3, configMapName: gbconfig, alias: Address}
 `)
 	first := waitForActive(t, ns, "gb", 3, "")

@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -72,6 +74,9 @@ func handoff(t *testing.T, ns, gb string, round int) (blue, green managerproc.Wr
 // TestLeadershipHandoffHasOneWriterAtATime runs two real manager processes against the same apiserver: the
 // standby (green) is Ready and only shadows while blue leads; blue gets SIGTERM and green takes over. Across
 // three hand-offs under constant churn, blue's last write always comes before green's first.
+//
+// It runs alone (no t.Parallel): it measures one writer at a time on the Lease of the main shard, and its
+// managers reconcile every object without a shard label in the cluster.
 func TestLeadershipHandoffHasOneWriterAtATime(t *testing.T) {
 	ns := "e2e-handoff"
 	kubectl(t, "create", "namespace", ns)

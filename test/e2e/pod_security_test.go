@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -33,6 +35,7 @@ import (
 // Security Standard: the apiserver accepts it. A privileged pod in the same namespace is rejected, which shows
 // the enforcement is on.
 func TestManagerPodPassesRestrictedPodSecurity(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("kubectl", "kustomize", filepath.Join(testenv.RepoRoot(), "base", "install")).Output()
 	if err != nil {
 		t.Fatalf("kubectl kustomize base/install: %v", err)

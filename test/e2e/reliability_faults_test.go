@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -53,6 +55,9 @@ const (
 // in status.lastMissedTime, unless the manager died before its status patch); the test logs how many.
 //
 // An informer looks at every pod event of the whole test: no Guestbook ever had two live active pods.
+//
+// It runs alone (no t.Parallel): it kills the hub's kube-apiserver, which every other test uses, and its managers
+// run without leader election over every object without a shard label in the cluster.
 func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 	ns := "e2e-faults"
 	managerBinary(t) // built before the CronJobs exist, so no minute passes without a manager

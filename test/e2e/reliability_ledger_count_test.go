@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -24,6 +26,7 @@ import (
 // TestLedgerCountsMissedRunsByMinute checks the ledger's arithmetic on a made-up cluster state: the runs due
 // after each CronJob's creation, the minutes without a Job (also by minute), and a second Job for a minute.
 func TestLedgerCountsMissedRunsByMinute(t *testing.T) {
+	t.Parallel()
 	at := func(hhmm string) time.Time {
 		t.Helper()
 		v, err := time.Parse("2006-01-02 15:04:05", "2026-12-02 "+hhmm)

@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -49,6 +51,9 @@ const cheapLedgerJobs = 1000
 // peak RSS and CPU time. `make test` runs the smoke size, 50 CronJobs for 1 minute; `make test-load` sets
 // SITEOPS_LOAD_CRONJOBS=5000 SITEOPS_LOAD_MINUTES=10. With SITEOPS_LOAD_CPUPROFILE=FILE the manager serves
 // pprof on loopback and FILE gets its CPU profile over the measured minutes.
+//
+// It runs alone (no t.Parallel): it reports the CPU of the machine and of the cluster's processes for one
+// manager's load, and a schedule minute the other tests' load delays would count as missed.
 func TestCronJobLoad(t *testing.T) {
 	n := loadSize(t, "SITEOPS_LOAD_CRONJOBS", 50)
 	minutes := loadSize(t, "SITEOPS_LOAD_MINUTES", 1)

@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -46,7 +48,12 @@ import (
 //     promote moves leadership back the same way (undo).
 //
 // No step changes a Guestbook or CronJob spec.
+//
+// It runs beside other tests, holding the hub's manager Rollout, webhooks and main-shard Lease (hubManager):
+// the Lease's holders must be this Rollout's pods only.
 func TestUpgradeDrivenByArgoRollouts(t *testing.T) {
+	t.Parallel()
+	hold(t, &hubManager)
 	const scaleDelay = 20
 	// A Rollout left by an earlier test would make this sync an update instead of a first deploy.
 	_, _ = tryKubectl("-n", "argocd", "delete", "application", "siteops-local", "--ignore-not-found")

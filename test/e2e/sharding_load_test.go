@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -33,6 +35,9 @@ import (
 // logs each manager's peak RSS and CPU, and fails when a shard's manager peaks as high as the unsharded one.
 // Then one shard's manager is killed: at the next minute only its shard waits, and a manager started again for
 // it runs that minute late, within the CronJobs' startingDeadlineSeconds.
+//
+// It runs alone (no t.Parallel): it compares the managers' memory and CPU, and its unsharded manager watches
+// every object in the cluster.
 func TestShardedCronJobLoad(t *testing.T) {
 	if os.Getenv("SITEOPS_SHARD_LOAD_CRONJOBS") == "" {
 		t.Skip("SITEOPS_SHARD_LOAD_CRONJOBS is unset: run `make test-shard-load`")

@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -93,13 +95,15 @@ spec:
 //     wave first, and B's rendered folder and cluster objects stay as they were;
 //  2. `kubectl argo rollouts promote` on A makes it Healthy; after the soak B gets the bump and pauses too;
 //  3. promote on B: both Healthy, the rollout Complete.
+//
+// It runs beside other tests, on two site clusters of its own, holding siteDelivery.
 func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
-	if len(cluster.sites) < 2 {
-		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
-	}
-	a, b := cluster.sites[0], cluster.sites[1]
+	t.Parallel()
+	hold(t, &siteDelivery)
+	sites := ownSites(t, "upgrade-a", "upgrade-b")
+	a, b := sites[0], sites[1]
 	const v1, v2 = "ghcr.io/siteops/manager:v0.1.0", "ghcr.io/siteops/manager:v0.2.0"
-	f := newFleetFrom(t, "upgrade-fleet", managerRolloutSource(cluster.sites, v1), fmt.Sprintf(`waves:
+	f := newFleetFrom(t, "upgrade-fleet", managerRolloutSource(sites, v1), fmt.Sprintf(`waves:
 - name: first
   sites: [%s]
   soak: 10s

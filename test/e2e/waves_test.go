@@ -1,3 +1,5 @@
+//go:build e2e
+
 /*
 Copyright 2026 The siteops Authors.
 
@@ -36,12 +38,14 @@ import (
 //     pushed to Git starts a new rollout that completes;
 //  3. a freeze window open now holds a push (no rendered commit, phase Frozen until the window's end) until
 //     `kubectl annotate sitesync sites siteops.dev/override-freeze=<reason>` publishes it (trailer, event).
+//
+// It runs beside other tests, on two site clusters of its own, holding siteDelivery.
 func TestWavesDeliverSiteBySiteOnTheFleet(t *testing.T) {
-	if len(cluster.sites) < 2 {
-		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
-	}
-	a, b := cluster.sites[0], cluster.sites[1]
-	f := newFleetWith(t, "waves", fmt.Sprintf(`waves:
+	t.Parallel()
+	hold(t, &siteDelivery)
+	sites := ownSites(t, "waves-a", "waves-b")
+	a, b := sites[0], sites[1]
+	f := newFleetFrom(t, "waves", fleetSource(sites), fmt.Sprintf(`waves:
 - name: first
   sites: [%s]
   soak: 20s
