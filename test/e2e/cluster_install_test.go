@@ -64,7 +64,8 @@ func TestInstallerAppliesCleanly(t *testing.T) {
 	// kubectl get -f names every object of the file, whether or not it exists yet (a dry run).
 	objects := strings.Fields(kubectl(t, "create", "--dry-run=client", "-o", "name", "-f", installer))
 	if len(objects) < 15 {
-		t.Fatalf("dist/install.yaml holds %d objects, want the CRDs, RBAC, webhooks, Rollout and Services: %v", len(objects), objects)
+		t.Fatalf("dist/install.yaml holds %d objects, want the CRDs, RBAC, webhooks, Rollout and Services: %v",
+			len(objects), objects)
 	}
 	t.Cleanup(func() { removeInstalled(t, objects) })
 
@@ -84,12 +85,14 @@ func TestInstallerAppliesCleanly(t *testing.T) {
 		}
 	}
 
-	image := jsonpath("-n", "siteops-system", "get", "rollout", "siteops-manager", "-o", "jsonpath={.spec.template.spec.containers[0].image}")
+	image := jsonpath("-n", "siteops-system", "get", "rollout", "siteops-manager", "-o",
+		"jsonpath={.spec.template.spec.containers[0].image}")
 	if image != installImage {
 		t.Fatalf("Rollout siteops-manager runs %q, want %q", image, installImage)
 	}
 	waitFor(t, 3*time.Minute, "the installed Rollout to be Healthy", func() (bool, string) {
-		phase := jsonpath("-n", "siteops-system", "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.phase} {.status.message}")
+		phase := jsonpath("-n", "siteops-system", "get", "rollout", "siteops-manager", "-o",
+			"jsonpath={.status.phase} {.status.message}")
 		return strings.HasPrefix(phase, "Healthy"), phase
 	})
 	t.Logf("$ kubectl argo rollouts get rollout siteops-manager -n siteops-system\n%s",

@@ -97,7 +97,8 @@ spec:
 		preview := jsonpath("-n", ns, "get", "rollout", "bg", "-o", "jsonpath={.status.blueGreen.previewSelector}")
 		return phase() == "Paused" && preview != "" && preview != oldHash, phase() + " preview=" + preview
 	})
-	if got := jsonpath("-n", ns, "get", "svc", "bg-active", "-o", "jsonpath={.spec.selector.rollouts-pod-template-hash}"); got != oldHash {
+	if got := jsonpath("-n", ns, "get", "svc", "bg-active", "-o",
+		"jsonpath={.spec.selector.rollouts-pod-template-hash}"); got != oldHash {
 		t.Fatalf("active Service moved before promotion: selects %q, want the old hash %q", got, oldHash)
 	}
 	newHash := jsonpath("-n", ns, "get", "rollout", "bg", "-o", "jsonpath={.status.currentPodHash}")
@@ -141,13 +142,16 @@ spec:
   syncPolicy: {automated: {prune: true, selfHeal: true}, syncOptions: [CreateNamespace=true]}
 `, cluster.gitDaemon))
 	status := func() string {
-		return jsonpath("-n", "argocd", "get", "application", "smoke", "-o", "jsonpath={.status.sync.status}/{.status.health.status}")
+		return jsonpath("-n", "argocd", "get", "application", "smoke", "-o",
+			"jsonpath={.status.sync.status}/{.status.health.status}")
 	}
 	waitFor(t, 3*time.Minute, "Application Synced/Healthy", func() (bool, string) {
-		return status() == "Synced/Healthy" && jsonpath("-n", "smoke-argocd", "get", "cm", "hello", "-o", "jsonpath={.data.greeting}") == "one", status()
+		return status() == "Synced/Healthy" &&
+			jsonpath("-n", "smoke-argocd", "get", "cm", "hello", "-o", "jsonpath={.data.greeting}") == "one", status()
 	})
 
-	if err := os.WriteFile(filepath.Join(work, "apps", "cm.yaml"), []byte(strings.Replace(cm, "one", "two", 1)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(work, "apps", "cm.yaml"),
+		[]byte(strings.Replace(cm, "one", "two", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	git(t, work, "commit", "-qam", "two")

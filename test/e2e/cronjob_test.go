@@ -67,7 +67,8 @@ spec:
 		}
 		return false, fmt.Sprint(jobs())
 	})
-	last := jsonpath("-n", ns, "get", "cronjobs.batch.tutorial.kubebuilder.io", "cronjob-sample", "-o", "jsonpath={.status.lastScheduleTime}")
+	last := jsonpath("-n", ns, "get", "cronjobs.batch.tutorial.kubebuilder.io", "cronjob-sample", "-o",
+		"jsonpath={.status.lastScheduleTime}")
 	if last == "" {
 		t.Fatal("status.lastScheduleTime is empty after a Job ran")
 	}
@@ -86,7 +87,8 @@ spec:
 				succeeded++
 			}
 		}
-		return len(seen) >= 3 && succeeded == 2 && len(current) < len(seen), fmt.Sprintf("seen %d, now %v", len(seen), current)
+		return len(seen) >= 3 && succeeded == 2 && len(current) < len(seen),
+			fmt.Sprintf("seen %d, now %v", len(seen), current)
 	})
 	// The pruned Jobs are the oldest: a Job's name ends in its scheduled time, so each kept one is newer.
 	kept := map[string]bool{}
@@ -103,7 +105,8 @@ spec:
 			}
 		}
 	}
-	t.Logf("jobs seen: %d, cronjob:\n%s", len(seen), kubectl(t, "-n", ns, "get", "cronjobs.batch.tutorial.kubebuilder.io", "-o", "wide"))
+	t.Logf("jobs seen: %d, cronjob:\n%s", len(seen),
+		kubectl(t, "-n", ns, "get", "cronjobs.batch.tutorial.kubebuilder.io", "-o", "wide"))
 }
 
 // scheduledSuffix returns the number a CronJob's Job name ends in: its scheduled time.

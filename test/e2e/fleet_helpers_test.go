@@ -94,7 +94,8 @@ spec:
 
 // siteValues is a site's overlay patch: its name and a greeting in the ConfigMap.
 func siteValues(site, greeting string) string {
-	return fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: site-info\ndata:\n  site: %s\n  greeting: %s\n", site, greeting)
+	return fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: site-info\n"+
+		"data:\n  site: %s\n  greeting: %s\n", site, greeting)
 }
 
 // newFleet pushes the source repository to the git daemon, starts a manager, applies base/argocd's

@@ -61,7 +61,8 @@ func TestFleetPushReachesEachSiteCluster(t *testing.T) {
 		if got := onSite(s, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.site}"); got != s {
 			t.Fatalf("cluster %s has site-info.site %q, want %q", s, got, s)
 		}
-		if got := onSite(s, "-n", "siteops-system", "get", "deploy", "web", "-o", "jsonpath={.status.availableReplicas}"); got != "2" {
+		if got := onSite(s, "-n", "siteops-system", "get", "deploy", "web", "-o",
+			"jsonpath={.status.availableReplicas}"); got != "2" {
 			t.Fatalf("cluster %s: web has %q available replicas, want 2", s, got)
 		}
 	}
@@ -72,15 +73,18 @@ func TestFleetPushReachesEachSiteCluster(t *testing.T) {
 	f.transcript("both sites delivered")
 
 	// 2. A push to site A's overlay changes only cluster A.
-	rvB := onSite(b, "-n", "siteops-system", "get", "cm,deploy", "-o", "jsonpath={range .items[*]}{.metadata.name}={.metadata.resourceVersion} {end}")
+	rvB := onSite(b, "-n", "siteops-system", "get", "cm,deploy", "-o",
+		"jsonpath={range .items[*]}{.metadata.name}={.metadata.resourceVersion} {end}")
 	writeFile(t, f.work, "overlays/"+a+"/site-values.yaml", siteValues(a, "two"))
 	f.push(a + ": greeting two")
 	toA := f.renderedHead()
 	f.waitDelivered(2*time.Minute, map[string]string{a: toA, b: first})
-	if got := onSite(a, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.greeting}"); got != "two" {
+	if got := onSite(a, "-n", "siteops-system", "get", "cm", "site-info", "-o",
+		"jsonpath={.data.greeting}"); got != "two" {
 		t.Fatalf("cluster %s greeting %q, want two", a, got)
 	}
-	if after := onSite(b, "-n", "siteops-system", "get", "cm,deploy", "-o", "jsonpath={range .items[*]}{.metadata.name}={.metadata.resourceVersion} {end}"); after != rvB {
+	if after := onSite(b, "-n", "siteops-system", "get", "cm,deploy", "-o",
+		"jsonpath={range .items[*]}{.metadata.name}={.metadata.resourceVersion} {end}"); after != rvB {
 		t.Fatalf("a push to %s's overlay changed cluster %s: resourceVersions %s, then %s", a, b, rvB, after)
 	}
 
@@ -156,7 +160,8 @@ spec:
 	if err := os.MkdirAll(filepath.Join(f.work, "overlays", c), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, f.work, "overlays/"+c+"/kustomization.yaml", "resources:\n- ../../base\npatches:\n- path: site-values.yaml\n")
+	writeFile(t, f.work, "overlays/"+c+"/kustomization.yaml",
+		"resources:\n- ../../base\npatches:\n- path: site-values.yaml\n")
 	writeFile(t, f.work, "overlays/"+c+"/site-values.yaml", siteValues(c, "hello"))
 	git(t, f.work, "add", "overlays/"+c)
 	f.push("add site " + c)

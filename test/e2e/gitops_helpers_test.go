@@ -48,12 +48,15 @@ func webhookCerts(t *testing.T) (dir, caBundle string) {
 			t.Fatalf("openssl %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
-	run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-subj", "/CN=siteops-e2e-webhook-ca", "-days", "1")
+	run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
+		"-subj", "/CN=siteops-e2e-webhook-ca", "-days", "1")
 	run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "tls.key", "-out", "tls.csr", "-subj", "/CN=127.0.0.1")
-	if err := os.WriteFile(filepath.Join(dir, "ext"), []byte("subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "ext"),
+		[]byte("subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	run("x509", "-req", "-in", "tls.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "tls.crt", "-days", "1", "-extfile", "ext")
+	run("x509", "-req", "-in", "tls.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+		"-out", "tls.crt", "-days", "1", "-extfile", "ext")
 	ca, err := os.ReadFile(filepath.Join(dir, "ca.crt"))
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +67,8 @@ func webhookCerts(t *testing.T) (dir, caBundle string) {
 // webhookRouting is overlays/local/webhook-{mutating,validating}.yaml for a manager serving webhooks on
 // 127.0.0.1:port; verb is "mutate" or "validate".
 func webhookRouting(verb string, port int, caBundle string) string {
-	return fmt.Sprintf(`# The local cluster's kwok pods run no binary, so admission goes to the manager running on the host at
+	return fmt.Sprintf(
+		`# The local cluster's kwok pods run no binary, so admission goes to the manager running on the host at
 # 127.0.0.1:%[1]d, with this site's webhook CA.
 - op: replace
   path: /webhooks/0/clientConfig
@@ -121,7 +125,8 @@ func pushWebhook(t *testing.T, receiverPort int, namespace, name, token, ref, sh
 	mac.Write([]byte(body))
 	id := make([]byte, 8)
 	_, _ = rand.Read(id)
-	req, _ := http.NewRequest(http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/hook/%s/%s", receiverPort, namespace, name), strings.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost,
+		fmt.Sprintf("http://127.0.0.1:%d/hook/%s/%s", receiverPort, namespace, name), strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-GitHub-Event", "push")
 	req.Header.Set("X-GitHub-Delivery", hex.EncodeToString(id))

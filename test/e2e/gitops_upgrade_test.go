@@ -117,14 +117,18 @@ spec:
 		// Later tests run managers of their own: keep the CRDs and samples, but end Argo CD's hold on this install
 		// (the Application has no cascade finalizer) and remove the webhooks that point at this test's manager.
 		_, _ = tryKubectl("-n", "argocd", "delete", "application", "siteops-local")
-		_, _ = tryKubectl("delete", "mutatingwebhookconfiguration", "siteops-mutating-webhook-configuration", "--ignore-not-found")
-		_, _ = tryKubectl("delete", "validatingwebhookconfiguration", "siteops-validating-webhook-configuration", "--ignore-not-found")
+		_, _ = tryKubectl("delete", "mutatingwebhookconfiguration", "siteops-mutating-webhook-configuration",
+			"--ignore-not-found")
+		_, _ = tryKubectl("delete", "validatingwebhookconfiguration", "siteops-validating-webhook-configuration",
+			"--ignore-not-found")
 	})
 	app := func() string {
-		return jsonpath("-n", "argocd", "get", "application", "siteops-local", "-o", "jsonpath={.status.sync.status}/{.status.health.status}")
+		return jsonpath("-n", "argocd", "get", "application", "siteops-local", "-o",
+			"jsonpath={.status.sync.status}/{.status.health.status}")
 	}
 	waitFor(t, 4*time.Minute, "siteops-local Synced/Healthy", func() (bool, string) {
-		return app() == "Synced/Healthy", app() + " " + jsonpath("-n", "argocd", "get", "application", "siteops-local", "-o", "jsonpath={.status.operationState.message}")
+		return app() == "Synced/Healthy", app() + " " +
+			jsonpath("-n", "argocd", "get", "application", "siteops-local", "-o", "jsonpath={.status.operationState.message}")
 	})
 	for _, obj := range []string{"crd/cronjobs.batch.tutorial.kubebuilder.io", "clusterrole/siteops-manager-role",
 		"-n " + system + " rollout/siteops-manager", "-n " + samples + " guestbook/guestbook-sample",
@@ -133,7 +137,8 @@ spec:
 	}
 	guestbookReady := func(n string) func() (bool, string) {
 		return func() (bool, string) {
-			got := jsonpath("-n", samples, "get", "guestbook", "guestbook-sample", "-o", "jsonpath={.status.readyReplicas}/{.status.active}")
+			got := jsonpath("-n", samples, "get", "guestbook", "guestbook-sample", "-o",
+				"jsonpath={.status.readyReplicas}/{.status.active}")
 			return strings.HasPrefix(got, n+"/") && !strings.HasSuffix(got, "/"), got
 		}
 	}
@@ -153,27 +158,33 @@ spec:
 	}
 	// Stable first: an update that lands before the first revision is stable is an "initial deploy" and
 	// Argo Rollouts promotes it without a pause.
-	waitFor(t, 2*time.Minute, "manager Rollout Healthy with the active Service on its stable ReplicaSet", func() (bool, string) {
+	waitFor(t, 2*time.Minute, "manager Rollout Healthy "+
+		"with the active Service on its stable ReplicaSet", func() (bool, string) {
 		st := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o",
 			"jsonpath={.status.phase}/{.status.stableRS}/{.status.currentPodHash}/{.status.availableReplicas}")
-		svc := jsonpath("-n", system, "get", "svc", "siteops-webhook-service", "-o", "jsonpath={.spec.selector.rollouts-pod-template-hash}")
+		svc := jsonpath("-n", system, "get", "svc", "siteops-webhook-service", "-o",
+			"jsonpath={.spec.selector.rollouts-pod-template-hash}")
 		f := strings.Split(st, "/")
-		return len(f) == 4 && f[0] == "Healthy" && f[1] != "" && f[1] == f[2] && f[2] == svc && f[3] == "1", st + " active=" + svc
+		return len(f) == 4 && f[0] == "Healthy" && f[1] != "" && f[1] == f[2] && f[2] == svc && f[3] == "1",
+			st + " active=" + svc
 	})
 	oldHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
 	gens := generations(t, samples)
 	// Green starts once the samples are settled, as a new colour would: a standby that shadows converged objects.
 	green := startManager(t, "green", fmt.Sprintf("--standby-bind-address=127.0.0.1:%d", greenShadowPort))
 	waitFor(t, 60*time.Second, "green Ready in shadow mode", func() (bool, string) {
-		return green.Ready() && managerproc.StandbyMode(greenShadowPort) == "standby", managerproc.StandbyMode(greenShadowPort)
+		return green.Ready() && managerproc.StandbyMode(greenShadowPort) == "standby",
+			managerproc.StandbyMode(greenShadowPort)
 	})
 	bumpImage(t, work, bare, mgr.receiverPort, token, "v0.1.0", "v0.2.0")
 	waitFor(t, 3*time.Minute, "Rollout Paused with a preview ReplicaSet", func() (bool, string) {
-		preview := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.blueGreen.previewSelector}")
+		preview := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o",
+			"jsonpath={.status.blueGreen.previewSelector}")
 		return phase() == "Paused" && preview != "" && preview != oldHash, phase() + " preview=" + preview
 	})
 	active := func() string {
-		return jsonpath("-n", system, "get", "svc", "siteops-webhook-service", "-o", "jsonpath={.spec.selector.rollouts-pod-template-hash}")
+		return jsonpath("-n", system, "get", "svc", "siteops-webhook-service", "-o",
+			"jsonpath={.spec.selector.rollouts-pod-template-hash}")
 	}
 	if active() != oldHash {
 		t.Fatalf("active Service moved before promotion: %q, want %q", active(), oldHash)
@@ -181,7 +192,8 @@ spec:
 	newHash := jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o", "jsonpath={.status.currentPodHash}")
 	analysis := func() string {
 		return jsonpath("-n", system, "get", "rollout", "siteops-manager", "-o",
-			"jsonpath={.status.blueGreen.prePromotionAnalysisRunStatus.name}/{.status.blueGreen.prePromotionAnalysisRunStatus.status}")
+			"jsonpath={.status.blueGreen.prePromotionAnalysisRunStatus.name}/"+
+				"{.status.blueGreen.prePromotionAnalysisRunStatus.status}")
 	}
 	waitFor(t, 2*time.Minute, "pre-promotion analysis Successful", func() (bool, string) {
 		return strings.HasSuffix(analysis(), "/Successful"), analysis() + " " + shadowReport(greenShadowPort)
@@ -199,12 +211,15 @@ spec:
 	if active() != oldHash {
 		t.Fatalf("active Service moved during the analysis: %q, want %q", active(), oldHash)
 	}
-	t.Logf("before promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
-	t.Logf("$ kubectl argo rollouts promote siteops-manager\n%s", kubectl(t, "argo", "rollouts", "-n", system, "promote", "siteops-manager"))
+	t.Logf("before promote:\n%s",
+		kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
+	t.Logf("$ kubectl argo rollouts promote siteops-manager\n%s",
+		kubectl(t, "argo", "rollouts", "-n", system, "promote", "siteops-manager"))
 	waitFor(t, 2*time.Minute, "active Service on the new ReplicaSet, Healthy", func() (bool, string) {
 		return phase() == "Healthy" && active() == newHash, phase() + " active=" + active()
 	})
-	t.Logf("after promote:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
+	t.Logf("after promote:\n%s",
+		kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
 	waitFor(t, time.Minute, "SiteSync shows site local's manager Rollout Healthy", func() (bool, string) {
 		return managerRollout() == "Healthy", managerRollout()
 	})
@@ -218,9 +233,11 @@ spec:
 	bumpImage(t, work, bare, mgr.receiverPort, token, "v0.2.0", "v0.3.0")
 	waitFor(t, 3*time.Minute, "pre-promotion analysis of v0.3.0 Failed, Rollout aborted", func() (bool, string) {
 		a := analysis()
-		return phase() == "Degraded" && strings.HasSuffix(a, "/Failed") && !strings.HasPrefix(a, passed+"/"), phase() + " " + a
+		return phase() == "Degraded" && strings.HasSuffix(a, "/Failed") && !strings.HasPrefix(a, passed+"/"),
+			phase() + " " + a
 	})
-	t.Logf("after the failed analysis:\n%s", kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
+	t.Logf("after the failed analysis:\n%s",
+		kubectl(t, "argo", "rollouts", "-n", system, "get", "rollout", "siteops-manager", "--no-color"))
 	waitFor(t, time.Minute, "SiteSync shows site local's manager Rollout Degraded", func() (bool, string) {
 		return managerRollout() == "Degraded", managerRollout()
 	})

@@ -32,7 +32,8 @@ import (
 // guestbookPods lists the Guestbook's pods that are not being deleted, as name=role=ready, sorted.
 func guestbookPods(ns, gb string) []string {
 	out := jsonpath("-n", ns, "get", "pods", "-l", "webapp.my.domain/guestbook="+gb, "-o",
-		`jsonpath={range .items[*]}{.metadata.name}={.metadata.labels.webapp\.my\.domain/role}={.status.conditions[?(@.type=="Ready")].status}={.metadata.deletionTimestamp}{" "}{end}`)
+		`jsonpath={range .items[*]}{.metadata.name}={.metadata.labels.webapp\.my\.domain/role}`+
+			`={.status.conditions[?(@.type=="Ready")].status}={.metadata.deletionTimestamp}{" "}{end}`)
 	var pods []string
 	for _, p := range strings.Fields(out) {
 		if desc, live := strings.CutSuffix(p, "="); live { // no deletionTimestamp

@@ -100,6 +100,7 @@ spec: {size: 1, configMapName: gbconfig, alias: Name}
 			t.Fatalf("round %d: two writers at once: blue's last write %s is not before green's first %s",
 				round, blue.Last.Format(time.RFC3339Nano), green.First.Format(time.RFC3339Nano))
 		}
-		t.Logf("round %d: hand-off gap %s (blue %d writes, green %d)", round, green.First.Sub(blue.Last), blue.Count, green.Count)
+		t.Logf("round %d: hand-off gap %s (blue %d writes, green %d)",
+			round, green.First.Sub(blue.Last), blue.Count, green.Count)
 	}
 }

@@ -53,7 +53,10 @@ func watchLeaseHolders(t *testing.T, cs kubernetes.Interface) *leaseHistory {
 			h.see(ptr.Deref(l.Spec.HolderIdentity, ""))
 		}
 	}
-	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: see, UpdateFunc: func(_, o any) { see(o) }}); err != nil {
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    see,
+		UpdateFunc: func(_, o any) { see(o) },
+	}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

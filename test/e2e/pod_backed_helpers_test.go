@@ -128,7 +128,8 @@ func routeLocalToPods(t *testing.T, work string, pb *podBacked, scaleDown int) {
 	t.Helper()
 	writeFile(t, work, "overlays/local/webhook-mutating.yaml", webhookRouting("mutate", pb.webhook.Port, pb.caBundle))
 	writeFile(t, work, "overlays/local/webhook-validating.yaml", webhookRouting("validate", pb.webhook.Port, pb.caBundle))
-	writeFile(t, work, "overlays/local/analysis-standby-report.yaml", fmt.Sprintf(`# The preview Service's standby port, played by the
+	writeFile(t, work, "overlays/local/analysis-standby-report.yaml",
+		fmt.Sprintf(`# The preview Service's standby port, played by the
 # test harness' loopback proxy on 127.0.0.1:%d (HTTPS, the standby-reader token from base's headers).
 - op: replace
   path: /spec/metrics/0/provider/web/url
@@ -137,7 +138,8 @@ func routeLocalToPods(t *testing.T, work string, pb *podBacked, scaleDown int) {
   path: /spec/metrics/0/interval
   value: 3s
 `, pb.shadow.Port, pb.shadow.Port))
-	writeFile(t, work, "overlays/local/process-backed.yaml", fmt.Sprintf(`# e2e only: a harness runs the process of these pods.
+	writeFile(t, work, "overlays/local/process-backed.yaml",
+		fmt.Sprintf(`# e2e only: a harness runs the process of these pods.
 apiVersion: argoproj.io/v1alpha1
 kind: Rollout
 metadata:

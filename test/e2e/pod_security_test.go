@@ -63,7 +63,8 @@ func TestManagerPodPassesRestrictedPodSecurity(t *testing.T) {
 	if _, err := tryKubectlIn(string(b), "-n", ns, "create", "--dry-run=server", "-f", "-"); err != nil {
 		t.Fatalf("the manager pod violates the restricted Pod Security Standard: %v", err)
 	}
-	privileged := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"bad"},"spec":{"containers":[{"name":"c","image":"busybox","securityContext":{"privileged":true}}]}}`
+	privileged := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"bad"},` +
+		`"spec":{"containers":[{"name":"c","image":"busybox","securityContext":{"privileged":true}}]}}`
 	_, err = tryKubectlIn(privileged, "-n", ns, "create", "--dry-run=server", "-f", "-")
 	if err == nil || !strings.Contains(err.Error(), "restricted") {
 		t.Fatalf("a privileged pod was not rejected by the restricted namespace: %v", err)

@@ -116,7 +116,8 @@ func (w *activeWatch) deleteActive(ctx context.Context, gb string) bool {
 	w.mu.Lock()
 	var name string
 	for _, p := range w.pods {
-		if p.DeletionTimestamp == nil && p.Labels[webappv1.LabelGuestbook] == gb && p.Labels[webappv1.LabelRole] == webappv1.RoleActive {
+		if p.DeletionTimestamp == nil && p.Labels[webappv1.LabelGuestbook] == gb &&
+			p.Labels[webappv1.LabelRole] == webappv1.RoleActive {
 			name = p.Name
 		}
 	}

@@ -74,7 +74,8 @@ func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 	for i := 0; i < faultGuestbooks; i++ {
 		waitForActive(t, ns, fmt.Sprintf("gb-%d", i), 3, "")
 	}
-	if _, err := tryKubectlIn(cronJobsYAML("cj", faultCronJobs, faultDeadline), "-n", ns, "create", "-f", "-"); err != nil {
+	if _, err := tryKubectlIn(cronJobsYAML("cj", faultCronJobs, faultDeadline),
+		"-n", ns, "create", "-f", "-"); err != nil {
 		t.Fatalf("creating the CronJobs: %v", err)
 	}
 
@@ -149,7 +150,8 @@ func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 // (hack/local-cluster.sh restart-apiserver), returning once it is ready.
 func restartAPIServer(t *testing.T, seconds int) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "local-cluster.sh"), "restart-apiserver", fmt.Sprint(seconds))
+	cmd := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "local-cluster.sh"),
+		"restart-apiserver", fmt.Sprint(seconds))
 	cmd.Env = cluster.env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("restarting kube-apiserver: %v\n%s", err, out)

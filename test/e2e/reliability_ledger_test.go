@@ -95,7 +95,9 @@ func readLedger(t testing.TB, ns string) jobLedger {
 		}
 	}
 	jobs := kubectl(t, "-n", ns, "get", "jobs", "-o",
-		`jsonpath={range .items[*]}{.metadata.ownerReferences[0].name}={.metadata.annotations.batch\.kubernetes\.io/cronjob-scheduled-timestamp}={.metadata.creationTimestamp}{"\n"}{end}`)
+		`jsonpath={range .items[*]}{.metadata.ownerReferences[0].name}`+
+			`={.metadata.annotations.batch\.kubernetes\.io/cronjob-scheduled-timestamp}`+
+			`={.metadata.creationTimestamp}{"\n"}{end}`)
 	for _, line := range strings.Fields(jobs) {
 		f := strings.Split(line, "=")
 		if len(f) != 3 {

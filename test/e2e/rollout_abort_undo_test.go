@@ -42,19 +42,22 @@ func (u *upgradeRun) abortPaused(active, activeHash, preview, previewHash string
 	}
 	holder := u.leads(active, time.Minute)
 	mark := u.leases.mark()
-	t.Logf("$ kubectl argo rollouts abort siteops-manager\n%s", kubectl(t, "argo", "rollouts", "-n", upgradeSystem, "abort", "siteops-manager"))
+	t.Logf("$ kubectl argo rollouts abort siteops-manager\n%s",
+		kubectl(t, "argo", "rollouts", "-n", upgradeSystem, "abort", "siteops-manager"))
 	waitFor(t, time.Minute, "Rollout Degraded and aborted", func() (bool, string) {
 		st := u.rollout("{.status.phase}/{.status.abort}")
 		return st == "Degraded/true", st
 	})
 	u.show("after abort")
-	waitFor(t, 2*time.Minute, "the preview pod scaled down and its process SIGTERMed by the harness", func() (bool, string) {
+	waitFor(t, 2*time.Minute, "the preview pod scaled down "+
+		"and its process SIGTERMed by the harness", func() (bool, string) {
 		return pre.Terminated() && exited(pre.Exited()) && podOf(previewHash) == "",
 			fmt.Sprintf("terminated=%t pod=%q", pre.Terminated(), podOf(previewHash))
 	})
 	holders := u.leases.since(mark)
 	if h := leaseHolder(); h != holder || u.active() != activeHash {
-		t.Fatalf("after abort the Lease is held by %q and the active Service selects %q, want %s and %s", h, u.active(), holder, activeHash)
+		t.Fatalf("after abort the Lease is held by %q and the active Service selects %q, want %s and %s",
+			h, u.active(), holder, activeHash)
 	}
 	for _, h := range heldBy(holders, "") {
 		if h != holder {
@@ -67,7 +70,8 @@ func (u *upgradeRun) abortPaused(active, activeHash, preview, previewHash string
 	u.specsUnchanged("after abort")
 
 	u.setTag("v0.2.0", "v0.1.0")
-	waitFor(t, 2*time.Minute, "Rollout Healthy on the active colour after the bump is reverted in Git", func() (bool, string) {
+	waitFor(t, 2*time.Minute, "Rollout Healthy on the active colour "+
+		"after the bump is reverted in Git", func() (bool, string) {
 		st := u.rollout("{.status.phase}/{.status.stableRS}/{.status.abort}")
 		return st == "Healthy/"+activeHash+"/" && u.active() == activeHash, st + " active=" + u.active()
 	})
@@ -89,7 +93,8 @@ func (u *upgradeRun) undo(active, activeHash, back string) {
 	t.Helper()
 	kubectl(t, "-n", "argocd", "patch", "application", "siteops-pods", "--type=json",
 		"-p", `[{"op":"remove","path":"/spec/syncPolicy/automated"}]`)
-	t.Logf("$ kubectl argo rollouts undo siteops-manager\n%s", kubectl(t, "argo", "rollouts", "-n", upgradeSystem, "undo", "siteops-manager"))
+	t.Logf("$ kubectl argo rollouts undo siteops-manager\n%s",
+		kubectl(t, "argo", "rollouts", "-n", upgradeSystem, "undo", "siteops-manager"))
 	hash, pod := u.pausedOnPreview(activeHash)
 	if hash != back {
 		t.Fatalf("undo made a preview of template %s, want the previous revision's %s", hash, back)

@@ -51,7 +51,8 @@ func (u *upgradeRun) killActiveWhilePaused(active, activeHash, preview, previewH
 		return jsonpath("-n", upgradeSystem, "get", "pod", active, "-o", "jsonpath="+path)
 	}
 	waitFor(t, 30*time.Second, "the active pod NotReady, its container terminated by SIGKILL", func() (bool, string) {
-		st := podStatus(`{.status.conditions[?(@.type=="Ready")].status}/{.status.containerStatuses[0].state.terminated.exitCode}`)
+		st := podStatus(`{.status.conditions[?(@.type=="Ready")].status}/` +
+			`{.status.containerStatuses[0].state.terminated.exitCode}`)
 		return st == "False/137", st
 	})
 	if u.pb.Process(active) != dead {
@@ -68,7 +69,8 @@ func (u *upgradeRun) killActiveWhilePaused(active, activeHash, preview, previewH
 	case dead.Terminated():
 		t.Fatalf("the harness counts the killed process as stopped by it (SIGTERM)")
 	}
-	if got := podStatus("{.status.containerStatuses[0].restartCount}/{.status.containerStatuses[0].lastState.terminated.exitCode}"); got != "1/137" {
+	if got := podStatus("{.status.containerStatuses[0].restartCount}/" +
+		"{.status.containerStatuses[0].lastState.terminated.exitCode}"); got != "1/137" {
 		t.Fatalf("pod %s restartCount/lastState exit code %q, want 1/137", active, got)
 	}
 	holders := u.leases.since(mark)
@@ -80,7 +82,8 @@ func (u *upgradeRun) killActiveWhilePaused(active, activeHash, preview, previewH
 		t.Fatalf("the Lease went to someone other than pod %s's processes: %q", active, holders)
 	}
 	if w := managerproc.WriteSpanOf(pre.Logs()); w.Count != 0 {
-		t.Fatalf("the preview pod %s's manager made %d API writes (not dry runs), the first at %s", preview, w.Count, w.First.Format(time.RFC3339Nano))
+		t.Fatalf("the preview pod %s's manager made %d API writes (not dry runs), the first at %s",
+			preview, w.Count, w.First.Format(time.RFC3339Nano))
 	}
 	if strings.Contains(pre.Logs(), "started leading") {
 		t.Fatalf("the preview pod %s's manager logged that it started leading", preview)
@@ -89,7 +92,8 @@ func (u *upgradeRun) killActiveWhilePaused(active, activeHash, preview, previewH
 	if want := fmt.Sprintf("Paused/%s/%s", previewHash, activeHash); st != want || u.active() != activeHash {
 		t.Fatalf("after the restart the Rollout is %s (active Service on %q), want %s", st, u.active(), want)
 	}
-	t.Logf("pod %s's manager restarted (pid %d → %d) and leads again as %s; the preview pod %s's manager: %d dry-run writes, none persisted",
+	t.Logf("pod %s's manager restarted (pid %d → %d) and leads again as %s; "+
+		"the preview pod %s's manager: %d dry-run writes, none persisted",
 		active, dead.Pid(), restarted.Pid(), after, preview, strings.Count(pre.Logs(), `"api write"`))
 	u.specsUnchanged("after the active colour was killed and restarted")
 }

@@ -52,12 +52,14 @@ func (u *upgradeRun) rollout(path string) string {
 
 // active is the pod-template hash the active Service selects.
 func (u *upgradeRun) active() string {
-	return jsonpath("-n", upgradeSystem, "get", "svc", "siteops-webhook-service", "-o", "jsonpath={.spec.selector.rollouts-pod-template-hash}")
+	return jsonpath("-n", upgradeSystem, "get", "svc", "siteops-webhook-service", "-o",
+		"jsonpath={.spec.selector.rollouts-pod-template-hash}")
 }
 
 // show logs the Rollout as `kubectl argo rollouts get` prints it.
 func (u *upgradeRun) show(when string) {
-	u.t.Logf("%s:\n%s", when, kubectl(u.t, "argo", "rollouts", "-n", upgradeSystem, "get", "rollout", "siteops-manager", "--no-color"))
+	u.t.Logf("%s:\n%s", when,
+		kubectl(u.t, "argo", "rollouts", "-n", upgradeSystem, "get", "rollout", "siteops-manager", "--no-color"))
 }
 
 // specsUnchanged fails the test when a Guestbook or CronJob spec changed (its generation moved) since the
@@ -93,7 +95,8 @@ func (u *upgradeRun) pausedOnPreview(stable string) (hash, pod string) {
 	hash = u.rollout("{.status.blueGreen.previewSelector}")
 	pod = podOf(hash)
 	run := func() string {
-		return u.rollout("{.status.blueGreen.prePromotionAnalysisRunStatus.name}/{.status.blueGreen.prePromotionAnalysisRunStatus.status}")
+		return u.rollout("{.status.blueGreen.prePromotionAnalysisRunStatus.name}/" +
+			"{.status.blueGreen.prePromotionAnalysisRunStatus.status}")
 	}
 	waitFor(t, 2*time.Minute, "a new pre-promotion analysis Successful", func() (bool, string) {
 		r := run()
@@ -137,7 +140,8 @@ func (u *upgradeRun) promote(from, fromHash, to, toHash string) {
 	}
 	u.show("before promote")
 	mark := u.leases.mark()
-	t.Logf("$ kubectl argo rollouts promote siteops-manager\n%s", kubectl(t, "argo", "rollouts", "-n", upgradeSystem, "promote", "siteops-manager"))
+	t.Logf("$ kubectl argo rollouts promote siteops-manager\n%s",
+		kubectl(t, "argo", "rollouts", "-n", upgradeSystem, "promote", "siteops-manager"))
 	u.leads(to, time.Minute)
 	if old.Terminated() || exited(old.Exited()) {
 		t.Fatalf("the old pod %s's process was stopped before the new pod %s's manager led", from, to)
@@ -158,7 +162,8 @@ func (u *upgradeRun) promote(from, fromHash, to, toHash string) {
 			fmt.Sprintf("terminated=%t pod=%q", old.Terminated(), podOf(fromHash))
 	})
 	waitFor(t, time.Minute, "Rollout Healthy on the new ReplicaSet", func() (bool, string) {
-		return u.rollout("{.status.phase}") == "Healthy" && u.active() == toHash, u.rollout("{.status.phase}") + " active=" + u.active()
+		return u.rollout("{.status.phase}") == "Healthy" && u.active() == toHash,
+			u.rollout("{.status.phase}") + " active=" + u.active()
 	})
 	if h := leaseHolder(); !strings.HasPrefix(h, to+"_") {
 		t.Fatalf("after the old pod went, the Lease is held by %q, want pod %s", h, to)

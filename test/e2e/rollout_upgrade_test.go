@@ -93,11 +93,14 @@ spec:
 		// Later tests start managers of their own: no Argo CD hold, no webhooks to this test's proxy, no pods
 		// left that no harness backs.
 		_, _ = tryKubectl("-n", "argocd", "delete", "application", "siteops-pods")
-		_, _ = tryKubectl("delete", "mutatingwebhookconfiguration", "siteops-mutating-webhook-configuration", "--ignore-not-found")
-		_, _ = tryKubectl("delete", "validatingwebhookconfiguration", "siteops-validating-webhook-configuration", "--ignore-not-found")
+		_, _ = tryKubectl("delete", "mutatingwebhookconfiguration", "siteops-mutating-webhook-configuration",
+			"--ignore-not-found")
+		_, _ = tryKubectl("delete", "validatingwebhookconfiguration", "siteops-validating-webhook-configuration",
+			"--ignore-not-found")
 		_, _ = tryKubectl("-n", upgradeSystem, "delete", "rollout", "siteops-manager", "--ignore-not-found")
 	})
-	waitFor(t, 4*time.Minute, "manager Rollout Healthy with the active Service on its stable ReplicaSet", func() (bool, string) {
+	waitFor(t, 4*time.Minute, "manager Rollout Healthy "+
+		"with the active Service on its stable ReplicaSet", func() (bool, string) {
 		st := u.rollout("{.status.phase}/{.status.stableRS}/{.status.availableReplicas}")
 		return st == "Healthy/"+u.active()+"/1" && u.active() != "", st + " active=" + u.active()
 	})
@@ -108,7 +111,8 @@ spec:
 		t.Fatalf("no process for pod %s", blue)
 	}
 	waitFor(t, 2*time.Minute, "Guestbook and CronJob samples reconciled", func() (bool, string) {
-		got := jsonpath("-n", upgradeSamples, "get", "guestbook", "guestbook-sample", "-o", "jsonpath={.status.readyReplicas}")
+		got := jsonpath("-n", upgradeSamples, "get", "guestbook", "guestbook-sample", "-o",
+			"jsonpath={.status.readyReplicas}")
 		return got != "" && got != "0", got
 	})
 	u.gens = generations(t, upgradeSamples)

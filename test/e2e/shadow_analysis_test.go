@@ -30,7 +30,8 @@ import (
 // shadowReportRouting is overlays/local/analysis-standby-report.yaml pointing the pre-promotion analysis at the
 // shadow report of a manager on the host at 127.0.0.1:port.
 func shadowReportRouting(port int) string {
-	return fmt.Sprintf(`# The local cluster's kwok pods run no binary, so the pre-promotion analysis reads the shadow report of the
+	return fmt.Sprintf(
+		`# The local cluster's kwok pods run no binary, so the pre-promotion analysis reads the shadow report of the
 # standby manager running on the host at 127.0.0.1:%[1]d.
 - op: replace
   path: /spec/metrics/0/provider/web/url

@@ -45,16 +45,19 @@ func TestShardedCronJobLoad(t *testing.T) {
 	n := loadSize(t, "SITEOPS_SHARD_LOAD_CRONJOBS", 1000)
 	minutes := loadSize(t, "SITEOPS_LOAD_MINUTES", 3)
 
-	one := shardedLoadRun(t, "e2e-shard-load-a", n, minutes, map[string]string{"unsharded": "--watch-label-selector="}, "a1", "a2", "")
+	one := shardedLoadRun(t, "e2e-shard-load-a", n, minutes,
+		map[string]string{"unsharded": "--watch-label-selector="}, "a1", "a2", "")
 	two := shardedLoadRun(t, "e2e-shard-load-b", n, minutes, map[string]string{
 		"shard b1": "--watch-label-selector=sharding.fluxcd.io/key in (b1)",
 		"shard b2": "--watch-label-selector=sharding.fluxcd.io/key in (b2)",
 	}, "b1", "b2", "shard b2")
 	whole := one["unsharded"]
 	for name, u := range two {
-		t.Logf("%s: peak RSS %.0f MiB = %.2f of the unsharded manager's %.0f MiB", name, u.peakRSSMiB, u.peakRSSMiB/whole.peakRSSMiB, whole.peakRSSMiB)
+		t.Logf("%s: peak RSS %.0f MiB = %.2f of the unsharded manager's %.0f MiB",
+			name, u.peakRSSMiB, u.peakRSSMiB/whole.peakRSSMiB, whole.peakRSSMiB)
 		if u.peakRSSMiB >= whole.peakRSSMiB {
-			t.Errorf("%s peaks at %.0f MiB, no lower than the unsharded manager's %.0f MiB", name, u.peakRSSMiB, whole.peakRSSMiB)
+			t.Errorf("%s peaks at %.0f MiB, no lower than the unsharded manager's %.0f MiB",
+				name, u.peakRSSMiB, whole.peakRSSMiB)
 		}
 	}
 }
@@ -63,7 +66,9 @@ func TestShardedCronJobLoad(t *testing.T) {
 // shard b, runs one manager per entry of managers (name: its --watch-label-selector) for the given schedule
 // minutes, checks that every CronJob ran exactly once a minute, stops the managers and returns their usage.
 // With kill naming the manager of shard b, it then shows that shard's outage (shardOutage) before stopping.
-func shardedLoadRun(t *testing.T, ns string, n, minutes int, managers map[string]string, a, b, kill string) map[string]processUsage {
+func shardedLoadRun(
+	t *testing.T, ns string, n, minutes int, managers map[string]string, a, b, kill string,
+) map[string]processUsage {
 	t.Helper()
 	const deadline = 60
 	scheduleNamespace(t, ns)
@@ -79,7 +84,8 @@ func shardedLoadRun(t *testing.T, ns string, n, minutes int, managers map[string
 	}
 	created := time.Now()
 	last := nextMinute(created).Add(time.Duration(minutes-1) * time.Minute)
-	t.Logf("%s: %d CronJobs over shards %s and %s, managers %v; watching the minutes up to %s", ns, n, a, b, managers, last.UTC().Format("15:04"))
+	t.Logf("%s: %d CronJobs over shards %s and %s, managers %v; watching the minutes up to %s",
+		ns, n, a, b, managers, last.UTC().Format("15:04"))
 	time.Sleep(time.Until(last))
 	var l jobLedger
 	for end := time.Now().Add((deadline + 60) * time.Second); ; time.Sleep(2 * time.Second) {
@@ -93,7 +99,8 @@ func shardedLoadRun(t *testing.T, ns string, n, minutes int, managers map[string
 	for name, m := range procs {
 		u := usageOf(m.Pid())
 		usage[name] = u
-		t.Logf("%s: peak RSS %.0f MiB, CPU %s over %s wall", name, u.peakRSSMiB, u.cpu.Round(10*time.Millisecond), wall.Round(time.Second))
+		t.Logf("%s: peak RSS %.0f MiB, CPU %s over %s wall",
+			name, u.peakRSSMiB, u.cpu.Round(10*time.Millisecond), wall.Round(time.Second))
 	}
 	expected, missed, dup, detail := l.check(time.Time{}, last)
 	t.Logf("%s: %d runs due, %d Jobs, %d missed, %d duplicated", ns, expected, l.jobs, missed, dup)
@@ -138,18 +145,22 @@ func shardOutage(t *testing.T, ns string, procs map[string]*manager, name, selec
 	t.Logf("%s: 20 s after %s with %s down: %d of %d CronJobs of its shard wait, %d of the other shard's",
 		ns, due.UTC().Format("15:04"), name, len(own), shard, len(other))
 	if len(other) != 0 {
-		t.Fatalf("%s: the other shard's CronJobs waited for %s while %s was down: %v", ns, due.UTC().Format("15:04"), name, other[:min(10, len(other))])
+		t.Fatalf("%s: the other shard's CronJobs waited for %s while %s was down: %v",
+			ns, due.UTC().Format("15:04"), name, other[:min(10, len(other))])
 	}
 	if len(own) != shard {
-		t.Fatalf("%s: %d of the %d CronJobs of %s's shard ran at %s with their manager down", ns, shard-len(own), shard, name, due.UTC().Format("15:04"))
+		t.Fatalf("%s: %d of the %d CronJobs of %s's shard ran at %s with their manager down",
+			ns, shard-len(own), shard, name, due.UTC().Format("15:04"))
 	}
 	again := startManager(t, strings.ReplaceAll(name, " ", "-")+"-again", selector)
 	procs[name] = again
-	waitFor(t, 40*time.Second, name+"'s shard runs "+due.UTC().Format("15:04")+" once its manager is back", func() (bool, string) {
+	waitFor(t, 40*time.Second, name+"'s shard runs "+due.UTC().Format("15:04")+
+		" once its manager is back", func() (bool, string) {
 		behind := readLedger(t, ns).behind(due)
 		return len(behind) == 0, fmt.Sprintf("%d CronJobs behind", len(behind))
 	})
-	t.Logf("%s: a new manager for %s ran its shard's %s Jobs late, within startingDeadlineSeconds", ns, name, due.UTC().Format("15:04"))
+	t.Logf("%s: a new manager for %s ran its shard's %s Jobs late, within startingDeadlineSeconds",
+		ns, name, due.UTC().Format("15:04"))
 }
 
 // shardedCronJobsYAML is cronJobsYAML with every CronJob labelled sharding.fluxcd.io/key=shard.

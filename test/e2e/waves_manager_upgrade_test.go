@@ -110,8 +110,10 @@ func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 `, a))
 	waitFor(t, time.Minute, "manager Ready", func() (bool, string) { return f.mgr.Ready(), "" })
 
-	waitFor(t, 6*time.Minute, "first rollout Complete, both sites Delivered with their manager Healthy", func() (bool, string) {
-		got := f.rollout("phase") + " " + f.site(a, "delivery", "managerRollout") + " " + f.site(b, "delivery", "managerRollout")
+	waitFor(t, 6*time.Minute, "first rollout Complete, "+
+		"both sites Delivered with their manager Healthy", func() (bool, string) {
+		got := f.rollout("phase") + " " + f.site(a, "delivery", "managerRollout") + " " +
+			f.site(b, "delivery", "managerRollout")
 		return got == "Complete Delivered|Healthy Delivered|Healthy", got + " " + f.rollout("message")
 	})
 	for _, s := range []string{a, b} {
@@ -127,16 +129,21 @@ func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 	bump := f.push("base: manager " + v2)
 	toA := f.renderedHead()
 	waitFor(t, 3*time.Minute, a+"'s manager Rollout paused on its "+v2+" preview", func() (bool, string) {
-		got := managerOnSite(a, "{.status.phase}|{.status.pauseConditions[*].reason}|{.spec.template.spec.containers[0].image}")
+		got := managerOnSite(a,
+			"{.status.phase}|{.status.pauseConditions[*].reason}|{.spec.template.spec.containers[0].image}")
 		return got == "Paused|BlueGreenPause|"+v2, got
 	})
-	if active, preview := managerOnSite(a, "{.status.blueGreen.activeSelector}"), managerOnSite(a, "{.status.blueGreen.previewSelector}"); active == "" || active == preview {
+	if active, preview := managerOnSite(a, "{.status.blueGreen.activeSelector}"),
+		managerOnSite(a, "{.status.blueGreen.previewSelector}"); active == "" || active == preview {
 		t.Fatalf("cluster %s's paused Rollout has active %q and preview %q, want two colours", a, active, preview)
 	}
-	waitFor(t, 2*time.Minute, "Argo CD and SiteSync report "+a+" Suspended, wave first waiting for it", func() (bool, string) {
-		app := jsonpath("-n", "argocd", "get", "application", "siteops-"+a, "-o", "jsonpath={.status.sync.status}|{.status.health.status}")
+	waitFor(t, 2*time.Minute, "Argo CD and SiteSync report "+a+" Suspended, "+
+		"wave first waiting for it", func() (bool, string) {
+		app := jsonpath("-n", "argocd", "get", "application", "siteops-"+a, "-o",
+			"jsonpath={.status.sync.status}|{.status.health.status}")
 		got := app + " " + f.site(a, "renderedCommit", "health", "managerRollout", "delivery") + " " +
-			f.rollout("revision", "phase", "wave") + " " + f.rolloutSite(a, "state", "waitingFor") + " " + f.rolloutSite(b, "state", "waitingFor")
+			f.rollout("revision", "phase", "wave") + " " + f.rolloutSite(a, "state", "waitingFor") + " " +
+			f.rolloutSite(b, "state", "waitingFor")
 		want := "Synced|Suspended " + toA + "|Suspended|Suspended|Pending " + bump + "|Progressing|first " +
 			"Published|Argo CD: Synced and Healthy (now Pending) Pending|wave first"
 		return got == want, got + " " + f.rollout("message")
@@ -151,7 +158,8 @@ func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 	// 2. Promote at A: A Healthy on v2, then (after the soak) B gets the bump and pauses in turn.
 	f.rolloutsPromote(a)
 	waitFor(t, 2*time.Minute, a+"'s manager Healthy on "+v2, func() (bool, string) {
-		got := managerOnSite(a, "{.status.phase}|{.spec.template.spec.containers[0].image}") + " " + f.site(a, "managerRollout", "delivery")
+		got := managerOnSite(a, "{.status.phase}|{.spec.template.spec.containers[0].image}") + " " +
+			f.site(a, "managerRollout", "delivery")
 		return got == "Healthy|"+v2+" Healthy|Delivered", got
 	})
 	f.rolloutsGet(a, "after promote")
@@ -159,7 +167,8 @@ func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 	waitFor(t, 3*time.Minute, b+" gets "+short(bump)+" after "+a+" soaked, its manager paused", func() (bool, string) {
 		got := managerOnSite(b, "{.status.phase}|{.spec.template.spec.containers[0].image}") + " " +
 			f.site(b, "managerRollout") + " " + f.rollout("revision", "phase", "wave") + " " + f.rolloutSite(b, "state")
-		return got == "Paused|"+v2+" Suspended "+bump+"|Progressing|"+gitopsv1alpha1.ImplicitWave+" Published", got + " " + f.rollout("message")
+		return got == "Paused|"+v2+" Suspended "+bump+"|Progressing|"+gitopsv1alpha1.ImplicitWave+" Published",
+			got + " " + f.rollout("message")
 	})
 	toB := f.siteField(b, "renderedCommit")
 	if toB == toA || f.isAncestor(toB, toA) {
@@ -170,7 +179,8 @@ func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 	// 3. Promote at B: both Healthy on v2, the rollout Complete.
 	f.rolloutsPromote(b)
 	waitFor(t, 3*time.Minute, "rollout of "+short(bump)+" Complete, both managers Healthy on "+v2, func() (bool, string) {
-		got := f.rollout("revision", "phase") + " " + f.site(a, "managerRollout", "delivery") + " " + f.site(b, "managerRollout", "delivery")
+		got := f.rollout("revision", "phase") + " " + f.site(a, "managerRollout", "delivery") + " " +
+			f.site(b, "managerRollout", "delivery")
 		return got == bump+"|Complete Healthy|Delivered Healthy|Delivered", got + " " + f.rollout("message")
 	})
 	for _, s := range []string{a, b} {
@@ -194,7 +204,8 @@ func (f *fleet) managerObjectsOf(site string) string {
 	f.t.Helper()
 	out := onSite(site, "-n", managerSystem, "get", "rollout,svc,cm", "-o",
 		"jsonpath={range .items[*]}{.kind}/{.metadata.name}={.metadata.resourceVersion} {end}")
-	if !strings.Contains(out, "Rollout/siteops-manager=") || !strings.Contains(out, "Service/siteops-webhook-service-preview=") {
+	if !strings.Contains(out, "Rollout/siteops-manager=") ||
+		!strings.Contains(out, "Service/siteops-webhook-service-preview=") {
 		f.t.Fatalf("cluster %s has %q, want the manager Rollout and its Services", site, out)
 	}
 	return out
@@ -214,14 +225,15 @@ func (f *fleet) checkManagerUntouched(site, rv, folder, when string) {
 // rolloutsGet logs `kubectl argo rollouts get rollout siteops-manager` on the site (the plugin on PATH).
 func (f *fleet) rolloutsGet(site, when string) {
 	f.t.Helper()
-	f.t.Logf("%s, %s:\n$ kubectl argo rollouts get rollout siteops-manager -n %s --kubeconfig %s.kubeconfig\n%s", site, when,
-		managerSystem, site, kubectl(f.t, "argo", "rollouts", "get", "rollout", "siteops-manager", "-n", managerSystem,
-			"--kubeconfig", siteKubeconfig(site), "--no-color"))
+	f.t.Logf("%s, %s:\n$ kubectl argo rollouts get rollout siteops-manager -n %s --kubeconfig %s.kubeconfig\n%s",
+		site, when, managerSystem, site, kubectl(f.t, "argo", "rollouts", "get", "rollout", "siteops-manager",
+			"-n", managerSystem, "--kubeconfig", siteKubeconfig(site), "--no-color"))
 }
 
 // rolloutsPromote runs `kubectl argo rollouts promote siteops-manager` on the site.
 func (f *fleet) rolloutsPromote(site string) {
 	f.t.Helper()
 	f.t.Logf("$ kubectl argo rollouts promote siteops-manager -n %s --kubeconfig %s.kubeconfig\n%s", managerSystem, site,
-		kubectl(f.t, "argo", "rollouts", "promote", "siteops-manager", "-n", managerSystem, "--kubeconfig", siteKubeconfig(site)))
+		kubectl(f.t, "argo", "rollouts", "promote", "siteops-manager", "-n", managerSystem,
+			"--kubeconfig", siteKubeconfig(site)))
 }

@@ -67,7 +67,8 @@ onFailure: Revert
 	release2 := f.push("base: release 2")
 	toA := f.renderedHead()
 	waitFor(t, 3*time.Minute, "wave first soaking "+short(release2)+", "+b+" pending on it", func() (bool, string) {
-		got := f.rollout("revision", "phase", "wave") + " " + f.rolloutSite(b, "state", "waitingFor") + " " + f.rolloutSite(a, "state")
+		got := f.rollout("revision", "phase", "wave") + " " + f.rolloutSite(b, "state", "waitingFor") + " " +
+			f.rolloutSite(a, "state")
 		return got == release2+"|Soaking|first Pending|wave first Published", got + " " + f.rollout("message")
 	})
 	if got := f.rolloutSite(a, "waitingFor"); !strings.HasPrefix(got, "soak, ") {
@@ -105,12 +106,13 @@ onFailure: Revert
 	waitFor(t, 4*time.Minute, "rollout of "+short(broken)+" Halted naming "+a+", "+a+" reverted", func() (bool, string) {
 		got := f.rollout("revision", "phase", "wave") + " " + f.rolloutSite(a, "state")
 		msg := f.rollout("message")
-		return got == broken+"|Halted|first Reverted" && strings.Contains(msg, a+" ") && strings.Contains(msg, "halted at wave first"),
-			got + " " + msg
+		return got == broken+"|Halted|first Reverted" && strings.Contains(msg, a+" ") &&
+			strings.Contains(msg, "halted at wave first"), got + " " + msg
 	})
 	revert := f.renderedHead()
 	msg := f.commitMessage(revert)
-	if !strings.Contains(msg, gitops.TrailerRevertOf+": "+brokenA) || !strings.Contains(msg, "revert "+a+" to the last healthy output") {
+	if !strings.Contains(msg, gitops.TrailerRevertOf+": "+brokenA) ||
+		!strings.Contains(msg, "revert "+a+" to the last healthy output") {
 		t.Fatalf("the rendered head %s is not the revert of %s:\n%s", short(revert), short(brokenA), msg)
 	}
 	if !f.isAncestor(brokenA, revert) {
@@ -122,14 +124,16 @@ onFailure: Revert
 	}
 	f.waitDelivered(4*time.Minute, map[string]string{a: revert})
 	waitFor(t, 2*time.Minute, "cluster "+a+" back on the old spec", func() (bool, string) {
-		got := onSite(a, "-n", "siteops-system", "get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.nodeSelector}|{.status.availableReplicas}") +
+		got := onSite(a, "-n", "siteops-system", "get", "deploy", "web", "-o",
+			"jsonpath={.spec.template.spec.nodeSelector}|{.status.availableReplicas}") +
 			"|" + onSite(a, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}")
 		return got == "|2|2", got
 	})
 	if got := f.site(a, "health"); got != "Healthy" {
 		t.Fatalf("%s health %q after the revert, want Healthy", a, got)
 	}
-	if got := f.rolloutSite(b, "state", "waitingFor"); !strings.HasPrefix(got, "Pending|the rollout halted at wave first") {
+	if got := f.rolloutSite(b, "state", "waitingFor"); !strings.HasPrefix(got,
+		"Pending|the rollout halted at wave first") {
 		t.Fatalf("%s in the halted rollout: %q", b, got)
 	}
 	f.checkUntouched(b, rvB, folderB, "by the halted revision")
@@ -162,11 +166,14 @@ onFailure: Revert
 	head := f.renderedHead()
 	editFile(t, f.work, "base/site-info.yaml", `release: "3"`, `release: "4"`)
 	held := f.announce("base: release 4 during a freeze")
-	waitFor(t, 2*time.Minute, "rollout of "+short(held)+" Frozen until "+closes.Format(time.RFC3339), func() (bool, string) {
-		got := f.rollout("revision", "phase", "frozenUntil") + " " + f.rolloutSite(a, "state") + " " + f.rolloutSite(b, "state")
+	waitFor(t, 2*time.Minute, "rollout of "+short(held)+" Frozen until "+
+		closes.Format(time.RFC3339), func() (bool, string) {
+		got := f.rollout("revision", "phase", "frozenUntil") + " " + f.rolloutSite(a, "state") + " " +
+			f.rolloutSite(b, "state")
 		return got == held+"|Frozen|"+closes.Format(time.RFC3339)+" Pending Pending", got + " " + f.rollout("message")
 	})
-	if got := f.rolloutSite(a, "waitingFor"); !strings.Contains(got, "freeze window closing at "+closes.Format(time.RFC3339)) {
+	if got := f.rolloutSite(a, "waitingFor"); !strings.Contains(got,
+		"freeze window closing at "+closes.Format(time.RFC3339)) {
 		t.Fatalf("%s waits for %q, want the freeze window", a, got)
 	}
 	f.waitEvent(gitopsv1alpha1.EventRolloutFrozen, "until "+closes.Format(time.RFC3339))
@@ -273,7 +280,8 @@ func (f *fleet) checkNeverPublished(site, rev string) {
 			continue
 		}
 		for _, line := range strings.Split(c, "\n") {
-			if sites, ok := strings.CutPrefix(line, gitops.TrailerSites+": "); ok && strings.Contains(","+sites+",", ","+site+",") {
+			if sites, ok := strings.CutPrefix(line, gitops.TrailerSites+": "); ok &&
+				strings.Contains(","+sites+",", ","+site+",") {
 				f.t.Fatalf("rendered commit of %s lists %s, which the halted rollout must not reach:\n%s", short(rev), site, c)
 			}
 		}
