@@ -44,9 +44,7 @@ import (
 // through a cache built with CacheOptions: both come back without managedFields and otherwise whole (spec,
 // owner reference, labels); of two pods, the cache holds only the one with the Guestbook label; a Deployment
 // and a Service two field managers wrote keep the Guestbook controller's entry only.
-// TestMetricsEndpointAfterRealReconciles runs every controller over this cache. This file sorts after
-// metrics_scrape_test.go on purpose: that test sets controller-runtime's logger, which can be set only once and is set
-// to discard by the first log call after 30 s of the test binary's life.
+// cmd/manager's TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
 func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g := NewWithT(t)
 	ctx, cancel := context.WithCancel(context.Background())
