@@ -134,6 +134,9 @@ func TestAbortAfterPromoteHandsTheLeaseBack(t *testing.T) {
 	g.Expect(p.ledger.Overlaps()).To(BeEmpty())
 }
 
+// handedWaiting is why a manager handed the Lease at a promote waits.
+const handedWaiting = "lease handed over at the promote: waiting for the active Service to select this pod"
+
 // TestLeaderLeadsOnWhenTheServiceDoesNotMove promotes while Argo Rollouts does not move the active Service
 // (its controller down): the new colour's manager holds the Lease it was handed for a renew deadline, then
 // hands it back, and the old leader leads and renews, not handing the Lease over again while that promote
@@ -143,6 +146,8 @@ func TestLeaderLeadsOnWhenTheServiceDoesNotMove(t *testing.T) {
 	ns := "promote-stuck"
 	p := promotedColourPair(t, ns, short, true)
 	g.Eventually(func() string { return holder(g, ns) }, eventually).Should(Equal("manager-green"))
+	g.Eventually(func() bool { return p.ledger.Waited("green", handedWaiting) }, eventually).Should(BeTrue(),
+		"green saw the Lease handed to it before the clock moves")
 	p.clock.Step(short.renew - time.Second)
 	g.Consistently(p.blue.fence.Leading).Should(BeFalse(), "green holds the Lease until its renew deadline")
 	p.clock.Step(time.Second)

@@ -148,16 +148,28 @@ func (e *Elector) Start(ctx context.Context) error {
 	if !cache.WaitForCacheSync(ctx.Done(), synced...) {
 		return nil
 	}
+	last := ""
 	for first := true; ; first = false {
 		d := e.step(ctx)
 		if first {
 			e.decided.Store(true)
 			e.cfg.Log.V(1).Info("first decision made", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "reason", d.reason)
+		} else if d.reason != "" && d.reason != last {
+			e.cfg.Log.V(1).Info("waiting", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "reason", d.reason)
+		}
+		if d.reason != "" {
+			last = d.reason
 		}
 		var timeout <-chan time.Time
 		var timer clock.Timer
 		if !d.at.IsZero() {
-			timer = e.cfg.Clock.NewTimer(d.at.Sub(e.cfg.Clock.Now()))
+			due := d.at.Sub(e.cfg.Clock.Now())
+			if due <= 0 {
+				// The clock passed the moment while the step ran: decide again now rather than wait for a
+				// timer that a stepped clock would fire only at its next step.
+				continue
+			}
+			timer = e.cfg.Clock.NewTimer(due)
 			timeout = timer.C()
 		}
 		select {

@@ -63,9 +63,19 @@ type ledger struct {
 	leading map[string]bool
 	overlap []string
 	decided map[string]bool
+	waited  map[string]bool
 }
 
-func newLedger() *ledger { return &ledger{leading: map[string]bool{}, decided: map[string]bool{}} }
+func newLedger() *ledger {
+	return &ledger{leading: map[string]bool{}, decided: map[string]bool{}, waited: map[string]bool{}}
+}
+
+// Waited reports whether who has logged a decision to wait for reason.
+func (l *ledger) Waited(who, reason string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.waited[who+": "+reason]
+}
 
 // Decided reports whether who has made its first decision, on the Lease as its watch delivered it.
 func (l *ledger) Decided(who string) bool {
@@ -74,12 +84,15 @@ func (l *ledger) Decided(who string) bool {
 	return l.decided[who]
 }
 
-func (l *ledger) record(who, msg string) {
+func (l *ledger) record(who, msg string, kv ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch msg {
 	case "first decision made":
 		l.decided[who] = true
+		l.waited[who+": "+reason(kv)] = true
+	case "waiting":
+		l.waited[who+": "+reason(kv)] = true
 	case "started leading":
 		for other, on := range l.leading {
 			if on && other != who {
@@ -112,18 +125,29 @@ func (l *ledger) Overlaps() []string {
 	return append([]string{}, l.overlap...)
 }
 
+// reason is the value of "reason" in a log line's key-value pairs.
+func reason(kv []any) string {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i] == "reason" {
+			s, _ := kv[i+1].(string)
+			return s
+		}
+	}
+	return ""
+}
+
 // ledgerSink is a logr sink that feeds a ledger.
 type ledgerSink struct {
 	who string
 	l   *ledger
 }
 
-func (s ledgerSink) Init(logr.RuntimeInfo)            {}
-func (s ledgerSink) Enabled(int) bool                 { return true }
-func (s ledgerSink) Info(_ int, msg string, _ ...any) { s.l.record(s.who, msg) }
-func (s ledgerSink) Error(error, string, ...any)      {}
-func (s ledgerSink) WithValues(...any) logr.LogSink   { return s }
-func (s ledgerSink) WithName(string) logr.LogSink     { return s }
+func (s ledgerSink) Init(logr.RuntimeInfo)             {}
+func (s ledgerSink) Enabled(int) bool                  { return true }
+func (s ledgerSink) Info(_ int, msg string, kv ...any) { s.l.record(s.who, msg, kv...) }
+func (s ledgerSink) Error(error, string, ...any)       {}
+func (s ledgerSink) WithValues(...any) logr.LogSink    { return s }
+func (s ledgerSink) WithName(string) logr.LogSink      { return s }
 
 var _ logr.LogSink = ledgerSink{}
 
