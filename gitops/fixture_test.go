@@ -123,7 +123,7 @@ func (e *syncEnv) sync(t *testing.T, previous *SyncResult) SyncResult {
 	t.Helper()
 	o := e.opts
 	if previous != nil {
-		o.Previous = map[string]SiteState{}
+		o.Previous, o.PreviousHead = map[string]SiteState{}, previous.RenderedRevision
 		for _, s := range previous.Sites {
 			o.Previous[s.Name] = s
 		}

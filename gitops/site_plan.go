@@ -58,6 +58,14 @@ func newSitePlan(t tree.FS, o SyncOptions) (*sitePlan, error) {
 	return p, nil
 }
 
+// forgetRenderedCommits drops the rendered commits taken from the previous state, so that findLastChanges
+// reads each site's from the target branch.
+func (p *sitePlan) forgetRenderedCommits() {
+	for _, r := range p.runs {
+		r.state.RenderedCommit = ""
+	}
+}
+
 // guarded records the outcome of the guard in the sites' states (a site the guard refused is failed, not an
 // error) and gives each valid site its folder on the target branch.
 func (p *sitePlan) guarded(o SyncOptions) error {

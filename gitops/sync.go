@@ -70,6 +70,9 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		if tgt, st, err = sy.openTarget(ctx, src, o); err != nil {
 			return err
 		}
+		if o.PreviousHead != "" && o.PreviousHead != hashString(st.Head) {
+			plan.forgetRenderedCommits()
+		}
 		plan.decide(st, o.Previous)
 		return nil
 	}, func(r *siteRun, yaml []byte) (err error) {

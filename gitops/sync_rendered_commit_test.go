@@ -72,3 +72,24 @@ func TestSyncWithoutPreviousStateFindsEachSiteFoldersLastChange(t *testing.T) {
 	g.Expect(site(t, fresh, "prod").RenderedCommit).To(Equal(first.RenderedRevision))
 	g.Expect(site(t, fresh, "edge").RenderedCommit).To(Equal(first.RenderedRevision))
 }
+
+// TestSyncWithAStalePreviousStateReadsTheRenderedCommitsFromTheBranch: a sync given the state of an older sync
+// (a status read from a cache that has not yet seen the last sync's patch) while the branch has moved past its
+// head reports the commit that last changed each folder on the branch, not the stale one it was given.
+func TestSyncWithAStalePreviousStateReadsTheRenderedCommitsFromTheBranch(t *testing.T) {
+	g := NewWithT(t)
+	e := newSyncEnv(t, baseRepo())
+	first := e.sync(t, nil)
+	wt := e.srv.Clone(t, e.repo)
+	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
+	wt.Commit("dev: two replicas")
+	wt.Push()
+	second := e.sync(t, &first)
+	g.Expect(second.Pushed).To(BeTrue())
+
+	stale := e.sync(t, &first)
+	g.Expect(stale.Pushed).To(BeFalse(), "the same output: nothing to push")
+	g.Expect(site(t, stale, "dev").RenderedCommit).To(Equal(second.RenderedRevision))
+	g.Expect(site(t, stale, "prod").RenderedCommit).To(Equal(first.RenderedRevision))
+	g.Expect(site(t, stale, "edge").RenderedCommit).To(Equal(first.RenderedRevision))
+}

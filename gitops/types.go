@@ -72,7 +72,11 @@ type SyncOptions struct {
 	Sites       []string   // empty = every folder under OverlaysDir with a kustomization
 	WorkDir     string     // cache dir for clones (reused across calls for incremental fetch)
 	// Previous is the last known per-site state (from status), so a restart does not re-render everything.
-	Previous     map[string]SiteState
+	Previous map[string]SiteState
+	// PreviousHead is the target branch's head when Previous was recorded (status.renderedRevision). When the
+	// branch has moved since, Previous can predate commits that changed sites' folders (a status read from a
+	// cache that lags this manager's own last sync), so each site's rendered commit is read from the branch.
+	PreviousHead string
 	Workers      int // render pool size, default 2
 	Logger       logr.Logger
 	CommitAuthor string // default "siteops <siteops@localhost>"

@@ -71,6 +71,7 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 
 	if run.before.ObservedGeneration == run.obj.Generation && len(run.before.Sites) > 0 {
 		opts.Previous = make(map[string]gitops.SiteState, len(run.before.Sites))
+		opts.PreviousHead = run.before.RenderedRevision
 		for _, s := range run.before.Sites {
 			opts.Previous[s.Name] = gitops.SiteState{
 				Name:                 s.Name,
