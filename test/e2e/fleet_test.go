@@ -41,11 +41,9 @@ import (
 //     started again, B converges without anyone doing anything;
 //  6. a third site is added as docs/fleet.md's "Add a site" says: overlay, cluster Secret, push.
 //
-// It runs beside other tests: only it delivers to the fleet's site clusters, so it may stop one. It holds
-// siteDelivery.
+// It runs beside other tests: only it delivers to the fleet's site clusters, so it may stop one.
 func TestFleetPushReachesEachSiteCluster(t *testing.T) {
 	t.Parallel()
-	hold(t, &siteDelivery)
 	if len(cluster.sites) < 2 {
 		t.Fatalf("the local fleet has sites %v, want two", cluster.sites)
 	}

@@ -36,10 +36,6 @@ var (
 	// that send every CronJob's admission to one manager, and the Lease of the managers of the main shard. It
 	// serves one test at a time, which holds it (hold).
 	hubManager sync.Mutex
-	// siteDelivery is held by the tests that wait on what Argo CD reports of their sites within deadlines, soaks
-	// and wave gates (the fleet and waves tests): Argo CD's application-controller is shared, and several of
-	// them driving it at once delay its reports past those.
-	siteDelivery sync.Mutex
 	// siteAdds lets one `local-cluster.sh add-site` run at a time: each gives the new site the next free ports.
 	siteAdds sync.Mutex
 )

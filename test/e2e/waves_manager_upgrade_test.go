@@ -96,10 +96,9 @@ spec:
 //  2. `kubectl argo rollouts promote` on A makes it Healthy; after the soak B gets the bump and pauses too;
 //  3. promote on B: both Healthy, the rollout Complete.
 //
-// It runs beside other tests, on two site clusters of its own, holding siteDelivery.
+// It runs beside other tests, on two site clusters of its own.
 func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 	t.Parallel()
-	hold(t, &siteDelivery)
 	sites := ownSites(t, "upgrade-a", "upgrade-b")
 	a, b := sites[0], sites[1]
 	const v1, v2 = "ghcr.io/siteops/manager:v0.1.0", "ghcr.io/siteops/manager:v0.2.0"

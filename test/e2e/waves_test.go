@@ -39,10 +39,9 @@ import (
 //  3. a freeze window open now holds a push (no rendered commit, phase Frozen until the window's end) until
 //     `kubectl annotate sitesync sites siteops.dev/override-freeze=<reason>` publishes it (trailer, event).
 //
-// It runs beside other tests, on two site clusters of its own, holding siteDelivery.
+// It runs beside other tests, on two site clusters of its own.
 func TestWavesDeliverSiteBySiteOnTheFleet(t *testing.T) {
 	t.Parallel()
-	hold(t, &siteDelivery)
 	sites := ownSites(t, "waves-a", "waves-b")
 	a, b := sites[0], sites[1]
 	f := newFleetFrom(t, "waves", fleetSource(sites), fmt.Sprintf(`waves:
