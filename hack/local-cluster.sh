@@ -261,28 +261,46 @@ cmd_up() {
   log "cluster up: $(cmd_env | tr '\n' ' ')"
 }
 
-# stop NAME stops the process started as NAME (SIGTERM, SIGKILL after 10 s) and removes its PID file.
+# stop NAME... stops the processes started as the NAMEs, all at once (SIGTERM, SIGKILL after 10 s), and
+# removes their PID files.
 stop() {
-  local f=$D/$1.pid p i
-  [ -f "$f" ] || return 0
-  p=$(cat "$f")
-  if kill -0 "$p" 2>/dev/null; then
-    kill "$p"
-    for i in $(seq 1 40); do kill -0 "$p" 2>/dev/null || break; sleep 0.25; done
-    kill -0 "$p" 2>/dev/null && kill -9 "$p"
-    log "stopped $1 ($p)"
-  fi
-  rm -f "$f"
+  local n f i left
+  local -a pids=() names=()
+  for n in "$@"; do
+    f=$D/$n.pid
+    [ -f "$f" ] || continue
+    if kill -0 "$(cat "$f")" 2>/dev/null; then pids+=("$(cat "$f")"); names+=("$n"); kill "$(cat "$f")"; fi
+  done
+  for i in $(seq 1 40); do
+    left=0
+    for f in "${pids[@]}"; do kill -0 "$f" 2>/dev/null && left=1; done
+    [ "$left" = 1 ] || break
+    sleep 0.25
+  done
+  for i in "${!pids[@]}"; do
+    kill -0 "${pids[$i]}" 2>/dev/null && kill -9 "${pids[$i]}"
+    log "stopped ${names[$i]} (${pids[$i]})"
+  done
+  for n in "$@"; do rm -f "$D/$n.pid"; done
+}
+
+# pid_names lists the names of the PID files that match the glob, e.g. 'site.*.kube-apiserver'.
+pid_names() {
+  local f
+  for f in "$D"/$1.pid; do [ -f "$f" ] && basename "$f" .pid; done
+  return 0
 }
 
 cmd_down() {
-  local n f
-  # Site clusters first (every PID file named site.<name>.*), then the hub.
-  for f in "$D"/site.*.pid; do [ -f "$f" ] && stop "$(basename "$f" .pid)"; done
-  for n in argocd-applicationset-controller argocd-application-controller argocd-repo-server redis git-daemon \
-    rollouts-controller kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do
-    stop "$n"
-  done
+  # In three steps, each stopping its processes at once: the controllers of the sites and of the hub, then
+  # every kube-apiserver, then etcd.
+  # shellcheck disable=SC2046 # one word per name
+  stop $(pid_names 'site.*' | grep -v '\.kube-apiserver$') argocd-applicationset-controller \
+    argocd-application-controller argocd-repo-server redis git-daemon rollouts-controller kwok kube-scheduler \
+    kube-controller-manager
+  # shellcheck disable=SC2046
+  stop $(pid_names 'site.*.kube-apiserver') kube-apiserver
+  stop etcd
   if [ "${1:-}" = --wipe ]; then rm -rf "$D" && log "wiped $D"; fi
 }
 

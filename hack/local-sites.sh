@@ -146,6 +146,6 @@ EOT
 
 # stop_site NAME stops site NAME's processes; its state stays, start-site NAME brings it back.
 stop_site() {
-  local n
-  for n in rollouts-controller kwok kube-scheduler kube-controller-manager kube-apiserver; do stop "site.$1.$n"; done
+  stop "site.$1.rollouts-controller" "site.$1.kwok" "site.$1.kube-scheduler" "site.$1.kube-controller-manager"
+  stop "site.$1.kube-apiserver"
 }
