@@ -16,6 +16,8 @@
 #   hack/local-cluster.sh restart-apiserver [SECONDS]  SIGKILL kube-apiserver, keep it down SECONDS (10), start it
 #   hack/local-cluster.sh stop-site NAME   stop site NAME's processes (as an unreachable cluster); start-site NAME
 #   hack/local-cluster.sh add-site NAME    start one more site cluster and register it in Argo CD
+#   hack/local-cluster.sh add-cluster NAME start a cluster as a site is started, not registered in Argo CD
+#   hack/local-cluster.sh restart-site-apiserver NAME [SECONDS]  restart-apiserver for site NAME
 #
 # SITEOPS_CLUSTER_DIR (default $SITEOPS_CACHE/cluster) holds state, logs and the admin kubeconfig;
 # SITEOPS_CLUSTER_PORT_BASE (default 26400) shifts every port so two clusters can run side by side;
@@ -341,5 +343,7 @@ case ${1:-} in
   restart-apiserver) shift; cmd_restart_apiserver "${1:-10}" ;;
   stop-site) shift; stop_site "${1:?site name}" ;;
   start-site | add-site) shift; mkdir -p "$D/logs"; up_site "${1:?site name}" ;;
-  *) echo "usage: $0 up|down [--wipe]|env|status|restart-apiserver [SECONDS]|stop-site NAME|start-site NAME|add-site NAME" >&2; exit 2 ;;
+  add-cluster) shift; mkdir -p "$D/logs"; up_site "${1:?cluster name}" --unregistered ;;
+  restart-site-apiserver) shift; restart_site_apiserver "${1:?site name}" "${2:-10}" ;;
+  *) echo "usage: $0 up|down [--wipe]|env|status|restart-apiserver [SECONDS]|stop-site NAME|start-site NAME|add-site NAME|add-cluster NAME|restart-site-apiserver NAME [SECONDS]" >&2; exit 2 ;;
 esac

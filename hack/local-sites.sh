@@ -57,14 +57,11 @@ site_kubeconfig() {
   KUBECONFIG=$sd/admin.kubeconfig kubectl config use-context "$1" >/dev/null
 }
 
-# up_site NAME starts site NAME (what is not running) and registers it in the hub's Argo CD.
-up_site() {
-  local name=$1 sd=$D/sites/$1 port kube k kc
-  case $name in *[!a-z0-9-]* | "") log "site name $name: lower-case letters, digits and '-' only"; return 1 ;; esac
-  port=$(site_port "$name")
-  kube=$(bindir kube) k=$(bindir kwok) kc=$sd/admin.kubeconfig
-  site_pki "$name"
-  site_kubeconfig "$name"
+# start_site_apiserver NAME starts site NAME's kube-apiserver (its etcd is the hub's, under /sites/NAME) and
+# waits until it is ready.
+start_site_apiserver() {
+  local name=$1 sd=$D/sites/$1 port kube kc=$D/sites/$1/admin.kubeconfig
+  port=$(site_port "$name") kube=$(bindir kube)
   local sp=$sd/pki
   start "site.$name.kube-apiserver" "$kube/kube-apiserver" --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
     --etcd-prefix="/sites/$name" --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$port" \
@@ -76,6 +73,32 @@ up_site() {
     --service-account-key-file="$sp/sa.pub" --service-account-signing-key-file="$sp/sa.key" \
     --service-cluster-ip-range=10.96.0.0/24 --allow-privileged=true --cert-dir="$sd/apiserver-certs" --profiling=false
   waitfor "site $name kube-apiserver" kubectl --kubeconfig "$kc" get --raw /readyz
+}
+
+# restart_site_apiserver NAME [SECONDS] kills site NAME's kube-apiserver with SIGKILL (as a crash), keeps it down
+# for the given seconds (default 10), starts it again and waits until it is ready.
+restart_site_apiserver() {
+  local f=$D/site.$1.kube-apiserver.pid p i
+  [ -f "$f" ] && p=$(cat "$f") && kill -0 "$p" 2>/dev/null || { log "site $1's kube-apiserver is not running"; return 1; }
+  kill -9 "$p"
+  for i in $(seq 1 40); do kill -0 "$p" 2>/dev/null || break; sleep 0.25; done
+  rm -f "$f"
+  log "killed site $1's kube-apiserver ($p); down for ${2:-10}s"
+  sleep "${2:-10}"
+  start_site_apiserver "$1"
+}
+
+# up_site NAME [--unregistered] starts site NAME (what is not running) and, unless --unregistered, registers it
+# in the hub's Argo CD.
+up_site() {
+  local name=$1 sd=$D/sites/$1 port kube k kc
+  case $name in *[!a-z0-9-]* | "") log "site name $name: lower-case letters, digits and '-' only"; return 1 ;; esac
+  port=$(site_port "$name")
+  kube=$(bindir kube) k=$(bindir kwok) kc=$sd/admin.kubeconfig
+  site_pki "$name"
+  site_kubeconfig "$name"
+  start_site_apiserver "$name"
+  local sp=$sd/pki
   start "site.$name.kube-controller-manager" "$kube/kube-controller-manager" --kubeconfig="$kc" \
     --authentication-kubeconfig="$kc" --authorization-kubeconfig="$kc" --bind-address=127.0.0.1 \
     --secure-port=$((port + 1)) --leader-elect=false --service-account-private-key-file="$sp/sa.key" \
@@ -106,7 +129,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: argocd-manage
 EOT
   waitfor "site $name node" kubectl --kubeconfig "$kc" wait --for=condition=Ready "node/$name-node-0" --timeout=1s
   if site_has rollouts; then up_site_rollouts "$name" "$port"; fi
-  has argocd && register_site "$name" "$port"
+  if has argocd && [ "${2:-}" != --unregistered ]; then register_site "$name" "$port"; fi
   log "site $name up at https://127.0.0.1:$port (kubeconfig $kc)"
 }
 

@@ -139,22 +139,9 @@ func runMain(m *testing.M) int {
 		}
 	}
 	// siteops' CRDs, as `make install` does: the manager processes the tests start watch their kinds.
-	if out, err := tryKubectl("apply", "--server-side", "-f", filepath.Join(root, "base", "crd", "bases")); err != nil {
-		fmt.Fprintf(os.Stderr, "installing CRDs: %v\n%s", err, out)
+	if err := hub().installCRDs(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
-	}
-	// kubectl wait fails at once ("accessor error: <nil>") on a CRD whose status has no conditions yet, which a
-	// loaded apiserver shows for a moment after the apply: try again.
-	for attempt := 1; ; attempt++ {
-		out, err := tryKubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
-		if err == nil {
-			break
-		}
-		if attempt == 5 {
-			fmt.Fprintf(os.Stderr, "waiting for the CRDs: %v\n%s", err, out)
-			return 1
-		}
-		time.Sleep(2 * time.Second)
 	}
 	if mode == "up" {
 		return 0

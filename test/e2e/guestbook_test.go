@@ -30,8 +30,8 @@ import (
 )
 
 // guestbookPods lists the Guestbook's pods that are not being deleted, as name=role=ready, sorted.
-func guestbookPods(ns, gb string) []string {
-	out := jsonpath("-n", ns, "get", "pods", "-l", "webapp.my.domain/guestbook="+gb, "-o",
+func guestbookPods(k kube, ns, gb string) []string {
+	out := k.jsonpath("-n", ns, "get", "pods", "-l", "webapp.my.domain/guestbook="+gb, "-o",
 		`jsonpath={range .items[*]}{.metadata.name}={.metadata.labels.webapp\.my\.domain/role}`+
 			`={.status.conditions[?(@.type=="Ready")].status}={.metadata.deletionTimestamp}{" "}{end}`)
 	var pods []string
@@ -57,8 +57,8 @@ func podsWithRole(pods []string, role string) []string {
 
 // readyEndpoints lists, sorted, the pods behind a Service's EndpointSlices that are ready, as the
 // EndpointSlice controller of kube-controller-manager wrote them.
-func readyEndpoints(ns, service string) []string {
-	out := jsonpath("-n", ns, "get", "endpointslices", "-l", "kubernetes.io/service-name="+service, "-o",
+func readyEndpoints(k kube, ns, service string) []string {
+	out := k.jsonpath("-n", ns, "get", "endpointslices", "-l", "kubernetes.io/service-name="+service, "-o",
 		`jsonpath={range .items[*].endpoints[*]}{.targetRef.name}={.conditions.ready}{" "}{end}`)
 	var names []string
 	for _, e := range strings.Fields(out) {
@@ -72,14 +72,14 @@ func readyEndpoints(ns, service string) []string {
 
 // waitForActive waits until exactly one Ready pod other than not is active, size-1 pods are standby, and
 // the <gb> and <gb>-standby Services' ready endpoints are exactly those pods; it returns the active pod.
-func waitForActive(t *testing.T, ns, gb string, size int, not string) string {
+func waitForActive(t *testing.T, k kube, ns, gb string, size int, not string) string {
 	t.Helper()
 	var active string
 	waitFor(t, 3*time.Minute, fmt.Sprintf("one active pod (not %q), %d standbys, endpoints following", not, size-1),
 		func() (bool, string) {
-			pods := guestbookPods(ns, gb)
+			pods := guestbookPods(k, ns, gb)
 			act, standby := podsWithRole(pods, "active"), podsWithRole(pods, "standby")
-			ep, epStandby := readyEndpoints(ns, gb), readyEndpoints(ns, gb+"-standby")
+			ep, epStandby := readyEndpoints(k, ns, gb), readyEndpoints(k, ns, gb+"-standby")
 			desc := fmt.Sprintf("pods %v, endpoints %s=%v %s-standby=%v", pods, gb, ep, gb, epStandby)
 			if len(act) != 1 || act[0] == not || len(standby) != size-1 || !slices.Equal(ep, act) {
 				return false, desc
@@ -124,7 +124,7 @@ kind: Guestbook
 metadata: {name: gb, labels: `+shardLabels(ns)+`}
 spec: {size: 3, configMapName: gbconfig, alias: Address}
 `)
-	first := waitForActive(t, ns, "gb", 3, "")
+	first := waitForActive(t, hub(), ns, "gb", 3, "")
 	if got := jsonpath("-n", ns, "get", "guestbook", "gb", "-o", "jsonpath={.status.active}"); got != first {
 		t.Fatalf("status.active is %q, the active pod is %q", got, first)
 	}
@@ -132,12 +132,12 @@ spec: {size: 3, configMapName: gbconfig, alias: Address}
 	start := time.Now()
 	kubectl(t, "-n", ns, "patch", "pod", first, "--subresource=status", "--type=strategic", "-p",
 		`{"status":{"conditions":[{"type":"Ready","status":"False","reason":"E2E"}]}}`)
-	second := waitForActive(t, ns, "gb", 3, first)
+	second := waitForActive(t, hub(), ns, "gb", 3, first)
 	t.Logf("NotReady %s -> endpoints on %s after %s", first, second, time.Since(start).Round(time.Millisecond))
 
 	start = time.Now()
 	kubectl(t, "-n", ns, "delete", "pod", second, "--wait=false")
-	third := waitForActive(t, ns, "gb", 3, second)
+	third := waitForActive(t, hub(), ns, "gb", 3, second)
 	t.Logf("deleted %s -> endpoints on %s after %s", second, third, time.Since(start).Round(time.Millisecond))
 	t.Logf("guestbook:\n%s", kubectl(t, "-n", ns, "get", "guestbook", "gb"))
 }

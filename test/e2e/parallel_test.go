@@ -72,6 +72,23 @@ func addSite(t *testing.T, name string) {
 	})
 }
 
+// ownCluster starts a cluster of the test's own, as a site cluster is started but not registered in Argo CD
+// (local-cluster.sh add-cluster), with siteops' CRDs installed; it stops it when the test ends.
+func ownCluster(t *testing.T, name string) kube {
+	t.Helper()
+	func() {
+		siteAdds.Lock()
+		defer siteAdds.Unlock()
+		localCluster(t, "add-cluster", name)
+	}()
+	t.Cleanup(func() { localCluster(t, "stop-site", name) })
+	k := siteKube(name)
+	if err := k.installCRDs(); err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 // ownSites starts site clusters of the test's own (addSite), so that it delivers to sites no other test
 // stops, syncs or writes to, and returns their names.
 func ownSites(t *testing.T, names ...string) []string {

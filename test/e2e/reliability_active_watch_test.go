@@ -29,7 +29,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/clientcmd"
 
 	webappv1 "github.com/siteops/siteops/apis/webapp/v1"
 )
@@ -48,21 +47,14 @@ type activeWatch struct {
 }
 
 // watchActivePods starts an activeWatch on ns; it stops on test cleanup.
-func watchActivePods(t *testing.T, ns string) *activeWatch {
+func watchActivePods(t *testing.T, k kube, ns string) *activeWatch {
 	t.Helper()
-	cfg, err := clientcmd.BuildConfigFromFlags("", cluster.kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := k.clientset(t)
 	w := &activeWatch{client: cs, ns: ns, pods: map[string]*corev1.Pod{}, stop: make(chan struct{})}
 	f := informers.NewSharedInformerFactoryWithOptions(cs, 0, informers.WithNamespace(ns),
 		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = webappv1.LabelGuestbook }))
 	inf := f.Core().V1().Pods().Informer()
-	_, err = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { w.observe(obj, false) },
 		UpdateFunc: func(_, obj any) { w.observe(obj, false) },
 		DeleteFunc: func(obj any) { w.observe(obj, true) },

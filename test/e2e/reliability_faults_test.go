@@ -21,15 +21,12 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/siteops/siteops/test/managerproc"
-	"github.com/siteops/siteops/test/testenv"
 )
 
 const (
@@ -56,26 +53,30 @@ const (
 //
 // An informer looks at every pod event of the whole test: no Guestbook ever had two live active pods.
 //
-// It runs alone (no t.Parallel): it kills the hub's kube-apiserver, which every other test uses, and its managers
-// run without leader election over every object without a shard label in the cluster.
+// It runs beside the other tests, on a cluster of its own (etcd is the fleet's): it kills that cluster's
+// kube-apiserver, and its managers run without leader election over every object in the cluster.
 func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
+	t.Parallel()
 	ns := "e2e-faults"
+	k := ownCluster(t, "faults")
 	managerBinary(t) // built before the CronJobs exist, so no minute passes without a manager
-	scheduleNamespace(t, ns)
-	watch := watchActivePods(t, ns)
+	k.kubectl(t, "create", "namespace", ns)
+	watch := watchActivePods(t, k, ns)
 	var gbs strings.Builder
 	gbs.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: gbconfig}\ndata: {title: faults}\n")
 	for i := 0; i < faultGuestbooks; i++ {
 		fmt.Fprintf(&gbs, "---\napiVersion: webapp.my.domain/v1\nkind: Guestbook\nmetadata: {name: gb-%d}\n"+
 			"spec: {size: 3, configMapName: gbconfig, alias: Address}\n", i)
 	}
-	apply(t, ns, gbs.String())
-	first := startManager(t, "before-kills", "--leader-elect=false")
-	for i := 0; i < faultGuestbooks; i++ {
-		waitForActive(t, ns, fmt.Sprintf("gb-%d", i), 3, "")
+	if _, err := k.tryIn(gbs.String(), "-n", ns, "apply", "-f", "-"); err != nil {
+		t.Fatalf("creating the Guestbooks: %v", err)
 	}
-	if _, err := tryKubectlIn(cronJobsYAML("cj", faultCronJobs, faultDeadline),
-		"-n", ns, "create", "-f", "-"); err != nil {
+	onCluster := "--kubeconfig=" + k.kubeconfig
+	first := startManager(t, "before-kills", onCluster, "--leader-elect=false")
+	for i := 0; i < faultGuestbooks; i++ {
+		waitForActive(t, k, ns, fmt.Sprintf("gb-%d", i), 3, "")
+	}
+	if _, err := k.tryIn(cronJobsYAML("cj", faultCronJobs, faultDeadline), "-n", ns, "create", "-f", "-"); err != nil {
 		t.Fatalf("creating the CronJobs: %v", err)
 	}
 
@@ -84,7 +85,7 @@ func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 	first.Stop(syscall.SIGKILL)
 	kills, failovers := 0, 0
 	for kills < faultKills || time.Now().Before(boundary1.Add(10*time.Second)) {
-		m := startManager(t, fmt.Sprintf("kill-%d", kills), "--leader-elect=false", "--zap-log-level=1")
+		m := startManager(t, fmt.Sprintf("kill-%d", kills), onCluster, "--leader-elect=false", "--zap-log-level=1")
 		if watch.deleteActive(t.Context(), fmt.Sprintf("gb-%d", kills%faultGuestbooks)) {
 			failovers++ // a failover to reconcile
 		}
@@ -101,15 +102,15 @@ func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 
 	// Phase 2: the manager started after the kills catches up, and kube-apiserver is SIGKILLed as it starts
 	// the next minute's Jobs.
-	final := startManager(t, "after-kills", "--leader-elect=false")
+	final := startManager(t, "after-kills", onCluster, "--leader-elect=false")
 	settled := nextMinute(killsEnd)
 	suffix := fmt.Sprintf("-%d\n", settled.Unix()/60)
-	jobNames := func() string { return jsonpath("-n", ns, "get", "jobs", "-o", "name") + "\n" }
+	jobNames := func() string { return k.jsonpath("-n", ns, "get", "jobs", "-o", "name") + "\n" }
 	waitFor(t, 2*time.Minute, "the first Job for "+settled.UTC().Format("15:04"), func() (bool, string) {
 		return strings.Contains(jobNames(), suffix), ""
 	})
 	created := strings.Count(jobNames(), suffix)
-	restartAPIServer(t, 15)
+	localCluster(t, "restart-site-apiserver", "faults", "15")
 	t.Logf("phase 2: kube-apiserver SIGKILLed with %d of %d Jobs for %s created, down 15 s, back",
 		created, faultCronJobs, settled.UTC().Format("15:04"))
 
@@ -117,7 +118,7 @@ func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 	resumed := nextMinute(time.Now())
 	var l jobLedger
 	waitFor(t, 3*time.Minute, "every CronJob back on schedule from "+resumed.UTC().Format("15:04"), func() (bool, string) {
-		l = readLedger(t, ns)
+		l = readLedger(t, k, ns)
 		behind := l.behind(resumed)
 		return len(behind) == 0, fmt.Sprintf("%d CronJobs without a Job since %s, e.g. %v", len(behind),
 			resumed.UTC().Format("15:04"), behind[:min(len(behind), 5)])
@@ -135,7 +136,7 @@ func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 	}
 
 	for i := 0; i < faultGuestbooks; i++ {
-		waitForActive(t, ns, fmt.Sprintf("gb-%d", i), 3, "")
+		waitForActive(t, k, ns, fmt.Sprintf("gb-%d", i), 3, "")
 	}
 	events, violations := watch.result()
 	t.Logf("Guestbooks: %d pod events watched, %d states with two live active pods", events, len(violations))
@@ -144,16 +145,4 @@ func TestFaultsLoseNoCronJobRunAndNeverMakeTwoActivePods(t *testing.T) {
 	}
 	u := usageOf(final.Pid())
 	t.Logf("manager after the kills: peak RSS %.0f MiB, CPU %s", u.peakRSSMiB, u.cpu.Round(10*time.Millisecond))
-}
-
-// restartAPIServer SIGKILLs the local cluster's kube-apiserver, keeps it down for seconds and starts it again
-// (hack/local-cluster.sh restart-apiserver), returning once it is ready.
-func restartAPIServer(t *testing.T, seconds int) {
-	t.Helper()
-	cmd := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "local-cluster.sh"),
-		"restart-apiserver", fmt.Sprint(seconds))
-	cmd.Env = cluster.env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("restarting kube-apiserver: %v\n%s", err, out)
-	}
 }

@@ -75,10 +75,10 @@ type jobLedger struct {
 }
 
 // readLedger lists the namespace's CronJobs and Jobs (owner and scheduled-time annotation of each Job).
-func readLedger(t testing.TB, ns string) jobLedger {
+func readLedger(t testing.TB, k kube, ns string) jobLedger {
 	t.Helper()
 	l := jobLedger{created: map[string]time.Time{}, lastMissed: map[string]time.Time{}, runs: map[string]map[int64]int{}}
-	cjs := kubectl(t, "-n", ns, "get", "cronjobs.batch.tutorial.kubebuilder.io", "-o",
+	cjs := k.kubectl(t, "-n", ns, "get", "cronjobs.batch.tutorial.kubebuilder.io", "-o",
 		`jsonpath={range .items[*]}{.metadata.name}={.metadata.creationTimestamp}={.status.lastMissedTime}{"\n"}{end}`)
 	for _, line := range strings.Fields(cjs) {
 		f := strings.Split(line, "=")
@@ -94,7 +94,7 @@ func readLedger(t testing.TB, ns string) jobLedger {
 			l.lastMissed[f[0]] = missed
 		}
 	}
-	jobs := kubectl(t, "-n", ns, "get", "jobs", "-o",
+	jobs := k.kubectl(t, "-n", ns, "get", "jobs", "-o",
 		`jsonpath={range .items[*]}{.metadata.ownerReferences[0].name}`+
 			`={.metadata.annotations.batch\.kubernetes\.io/cronjob-scheduled-timestamp}`+
 			`={.metadata.creationTimestamp}{"\n"}{end}`)

@@ -100,7 +100,7 @@ func TestCronJobLoad(t *testing.T) {
 	cpuTo := sampleCPU(t, pids)
 	var l jobLedger
 	for end := from.Add((deadline + 60) * time.Second); ; time.Sleep(every) {
-		l = readLedger(t, ns)
+		l = readLedger(t, hub(), ns)
 		if _, missed, _, _ := l.check(time.Time{}, last); missed == 0 || time.Now().After(end) {
 			break
 		}

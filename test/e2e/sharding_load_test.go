@@ -89,7 +89,7 @@ func shardedLoadRun(
 	time.Sleep(time.Until(last))
 	var l jobLedger
 	for end := time.Now().Add((deadline + 60) * time.Second); ; time.Sleep(2 * time.Second) {
-		l = readLedger(t, ns)
+		l = readLedger(t, hub(), ns)
 		if _, missed, _, _ := l.check(time.Time{}, last); missed == 0 || time.Now().After(end) {
 			break
 		}
@@ -127,7 +127,7 @@ func shardOutage(t *testing.T, ns string, procs map[string]*manager, name, selec
 	due := nextMinute(time.Now())
 	t.Logf("%s: %s killed (SIGKILL); watching %s", ns, name, due.UTC().Format("15:04"))
 	time.Sleep(time.Until(due.Add(20 * time.Second)))
-	l := readLedger(t, ns)
+	l := readLedger(t, hub(), ns)
 	var own, other []string
 	for _, cj := range l.behind(due) {
 		if strings.HasPrefix(cj, prefix+"-") {
@@ -156,7 +156,7 @@ func shardOutage(t *testing.T, ns string, procs map[string]*manager, name, selec
 	procs[name] = again
 	waitFor(t, 40*time.Second, name+"'s shard runs "+due.UTC().Format("15:04")+
 		" once its manager is back", func() (bool, string) {
-		behind := readLedger(t, ns).behind(due)
+		behind := readLedger(t, hub(), ns).behind(due)
 		return len(behind) == 0, fmt.Sprintf("%d CronJobs behind", len(behind))
 	})
 	t.Logf("%s: a new manager for %s ran its shard's %s Jobs late, within startingDeadlineSeconds",
