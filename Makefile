@@ -129,10 +129,9 @@ verify-boilerplate: ## Fail when a Go file lacks the licence header of hack/boil
 .PHONY: test
 test: ## Unit + envtest (real kube-apiserver) + end-to-end on the local cluster. What CI runs.
 	@$(MAKE) --no-print-directory unit-bins
-	@# While the unit tests run (they mostly wait on apiservers), the end-to-end fleet's binaries build (niced) and
-	@# the fleet starts, fresh; test-e2e then runs on it and stops it.
-	@$(MAKE) --no-print-directory -j2 test-unit e2e-fleet || { $(MAKE) --no-print-directory e2e-fleet-down; exit 1; }
-	@$(MAKE) --no-print-directory test-e2e SITEOPS_E2E_FLEET=started
+	@# While the unit tests run (they mostly wait on apiservers), the end-to-end fleet's binaries build (niced),
+	@# the fleet starts, fresh, and the end-to-end tests run on it and stop it.
+	@$(MAKE) --no-print-directory -j2 test-unit e2e-on-fresh-fleet || { $(MAKE) --no-print-directory e2e-fleet-down; exit 1; }
 
 .PHONY: test-deps
 test-deps: ## Install the Debian packages the tests run (git, gnupg) when missing.
@@ -165,6 +164,10 @@ test-e2e: ## End-to-end tests on the local fleet (hack/local-cluster.sh), its bi
 e2e-fleet: e2e-bins ## Start the end-to-end fleet, fresh, and leave it running (test-e2e SITEOPS_E2E_FLEET=started).
 	hack/build-bins.sh etcd kube
 	SITEOPS_E2E_FLEET=up go test -tags e2e -count=1 -run '^$$' -v ./test/e2e/...
+
+.PHONY: e2e-on-fresh-fleet
+e2e-on-fresh-fleet: e2e-fleet ## Start the end-to-end fleet, fresh, run the end-to-end tests on it, stop it.
+	@$(MAKE) --no-print-directory test-e2e SITEOPS_E2E_FLEET=started
 
 .PHONY: e2e-fleet-down
 e2e-fleet-down: ## Stop the fleet make e2e-fleet started.
