@@ -56,40 +56,39 @@ func TestSyncReportsTheCommitThatLastChangedEachSiteFolder(t *testing.T) {
 // SiteSync's spec changed, so every site is rendered again) that changes no folder still reports, per site,
 // the commit that last changed its folder, read from the rendered branch's history.
 func TestSyncWithoutPreviousStateFindsEachSiteFoldersLastChange(t *testing.T) {
-	g := NewWithT(t)
-	e := newSyncEnv(t, baseRepo())
-	first := e.sync(t, nil)
-	wt := e.srv.Clone(t, e.repo)
-	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
-	wt.Commit("dev: two replicas")
-	wt.Push()
-	second := e.sync(t, &first)
-	g.Expect(second.Pushed).To(BeTrue())
-
-	fresh := e.sync(t, nil)
-	g.Expect(fresh.Pushed).To(BeFalse(), "the same output: nothing to push")
-	g.Expect(site(t, fresh, "dev").RenderedCommit).To(Equal(second.RenderedRevision))
-	g.Expect(site(t, fresh, "prod").RenderedCommit).To(Equal(first.RenderedRevision))
-	g.Expect(site(t, fresh, "edge").RenderedCommit).To(Equal(first.RenderedRevision))
+	e, first, second := afterADevChange(t)
+	expectLastChanges(t, e.sync(t, nil), first, second)
 }
 
 // TestSyncWithAStalePreviousStateReadsTheRenderedCommitsFromTheBranch: a sync given the state of an older sync
 // (a status read from a cache that has not yet seen the last sync's patch) while the branch has moved past its
 // head reports the commit that last changed each folder on the branch, not the stale one it was given.
 func TestSyncWithAStalePreviousStateReadsTheRenderedCommitsFromTheBranch(t *testing.T) {
-	g := NewWithT(t)
-	e := newSyncEnv(t, baseRepo())
-	first := e.sync(t, nil)
+	e, first, second := afterADevChange(t)
+	expectLastChanges(t, e.sync(t, &first), first, second)
+}
+
+// afterADevChange syncs baseRepo, then a change to dev's overlay, and returns both results.
+func afterADevChange(t *testing.T) (e *syncEnv, first, second SyncResult) {
+	t.Helper()
+	e = newSyncEnv(t, baseRepo())
+	first = e.sync(t, nil)
 	wt := e.srv.Clone(t, e.repo)
 	wt.Write("overlays/dev/site-values.yaml", siteValues(2, "nginx:1.27"))
 	wt.Commit("dev: two replicas")
 	wt.Push()
-	second := e.sync(t, &first)
-	g.Expect(second.Pushed).To(BeTrue())
+	second = e.sync(t, &first)
+	NewWithT(t).Expect(second.Pushed).To(BeTrue())
+	return e, first, second
+}
 
-	stale := e.sync(t, &first)
-	g.Expect(stale.Pushed).To(BeFalse(), "the same output: nothing to push")
-	g.Expect(site(t, stale, "dev").RenderedCommit).To(Equal(second.RenderedRevision))
-	g.Expect(site(t, stale, "prod").RenderedCommit).To(Equal(first.RenderedRevision))
-	g.Expect(site(t, stale, "edge").RenderedCommit).To(Equal(first.RenderedRevision))
+// expectLastChanges checks a sync after afterADevChange that pushed nothing: dev's rendered commit is the
+// second sync's, prod's and edge's the first's.
+func expectLastChanges(t *testing.T, res, first, second SyncResult) {
+	t.Helper()
+	g := NewWithT(t)
+	g.Expect(res.Pushed).To(BeFalse(), "the same output: nothing to push")
+	g.Expect(site(t, res, "dev").RenderedCommit).To(Equal(second.RenderedRevision))
+	g.Expect(site(t, res, "prod").RenderedCommit).To(Equal(first.RenderedRevision))
+	g.Expect(site(t, res, "edge").RenderedCommit).To(Equal(first.RenderedRevision))
 }
