@@ -194,6 +194,39 @@ func TestUsageErrorsAndVersion(t *testing.T) {
 	g.Expect(out).To(Equal("siteops " + version.Version + "\n"))
 }
 
+// TestHelpExitsZeroAndShowsTheCommandsFlags: `siteops <command> -h` prints the command's usage, --ref among
+// render's, and exits 0.
+func TestHelpExitsZeroAndShowsTheCommandsFlags(t *testing.T) {
+	g := NewWithT(t)
+	dir := t.TempDir()
+	for _, cmd := range []string{"render", "diff", "sites", "status"} {
+		code, _, errOut := cli(t, dir, cmd, "-h")
+		g.Expect(code).To(Equal(0), cmd)
+		g.Expect(errOut).To(HavePrefix("Usage: siteops "+cmd+" "), cmd)
+	}
+	_, _, errOut := cli(t, dir, "render", "-h")
+	usage, _, _ := strings.Cut(errOut, "\n")
+	g.Expect(usage).To(ContainSubstring("[--ref REF]"))
+}
+
+// TestEveryUsageErrorSaysWhatIsWrong: each command-line mistake exits 2 and says something on stderr; --ref
+// with a local checkout says that --ref needs a URL.
+func TestEveryUsageErrorSaysWhatIsWrong(t *testing.T) {
+	g := NewWithT(t)
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		nil, {"bogus"}, {"render"}, {"render", "extra"}, {"diff"}, {"render", "--no-such-flag"},
+		{"render", "--dir", "x", "--site", "y"}, {"render", "--site", "a", "--image", "x"},
+		{"render", "--ref", "origin/main", "--site", "dev"},
+	} {
+		code, _, errOut := cli(t, dir, args...)
+		g.Expect(code).To(Equal(2), "%v", args)
+		g.Expect(strings.TrimSpace(errOut)).NotTo(BeEmpty(), "%v", args)
+	}
+	_, _, errOut := cli(t, dir, "render", "--ref", "origin/main", "--site", "dev")
+	g.Expect(errOut).To(Equal("siteops render: --ref needs a URL in --repo (a local checkout renders its working tree)\n"))
+}
+
 func normalizeSpaces(s string) string {
 	var b strings.Builder
 	for _, line := range strings.Split(s, "\n") {

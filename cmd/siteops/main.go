@@ -33,6 +33,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -62,8 +63,16 @@ Run "siteops <command> -h" for the flags of a command.
 `
 )
 
-// errUsage marks a command-line mistake (exit code 2).
+// errUsage marks a command-line mistake (exit code 2) whose message is already printed.
 var errUsage = errors.New("usage")
+
+// usageError is a command-line mistake (exit code 2) whose message run prints.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// Is makes a usageError an errUsage.
+func (e usageError) Is(target error) bool { return target == errUsage }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -102,7 +111,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.Is(err, flag.ErrHelp): // the command's usage is printed
+		return exitOK
 	case errors.Is(err, errUsage):
+		if ue := (usageError{}); errors.As(err, &ue) { // a bare errUsage was printed where it was found
+			_, _ = fmt.Fprintf(stderr, "siteops %s: %v\n", args[0], ue)
+		}
 		return exitUsage
 	case errors.Is(err, errSitesFailed), errors.Is(err, errChanges):
 		return exitFailed

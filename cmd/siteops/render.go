@@ -49,7 +49,8 @@ func (f *imageFlags) Set(s string) error {
 }
 
 func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("render", "[--repo DIR|URL] [--site S] [--out DIR] | --dir DIR [--image name=ref]...", stderr)
+	fs := newFlagSet("render", "[--repo DIR|URL] [--ref REF] [--site S] [--out DIR] | --dir DIR [--image name=ref]...",
+		stderr)
 	repo := fs.String("repo", ".", "working copy (its Git root is used) or Git URL to render")
 	ref := fs.String("ref", "", "branch, tag or SHA to render when --repo is a URL (default: the default branch)")
 	site := fs.String("site", "", "render only this site and print it to stdout")

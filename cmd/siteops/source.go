@@ -18,6 +18,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -39,10 +40,10 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, refusing positional arguments.
+// parseFlags parses args, refusing positional arguments. With -h it returns flag.ErrHelp, the usage printed.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+	if err := parseOnly(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		_, _ = fmt.Fprintf(fs.Output(), "siteops %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
@@ -50,6 +51,19 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	return nil
+}
+
+// parseOnly parses args: flag.ErrHelp for -h, errUsage for a mistake (flag printed both).
+func parseOnly(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		return flag.ErrHelp
+	default:
+		return errUsage
+	}
 }
 
 // isURL reports whether repo names a remote rather than a folder.
@@ -62,7 +76,7 @@ func isURL(repo string) bool {
 func openRepo(ctx context.Context, sy *gitops.Syncer, repo, ref string) (*gitops.Checkout, error) {
 	if !isURL(repo) {
 		if ref != "" {
-			return nil, fmt.Errorf("--ref needs a URL in --repo (a local checkout renders its working tree): %w", errUsage)
+			return nil, usageError{"--ref needs a URL in --repo (a local checkout renders its working tree)"}
 		}
 		return gitops.OpenDir(repo)
 	}

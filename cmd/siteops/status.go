@@ -38,8 +38,8 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	kubeconfig := fs.String("kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)")
 	namespace := fs.String("n", "", "namespace of the SiteSyncs (default: the kubeconfig context's)")
 	all := fs.Bool("A", false, "SiteSyncs of every namespace")
-	if err := fs.Parse(args); err != nil { // NAME is positional: not parseFlags, which refuses it
-		return errUsage
+	if err := parseOnly(fs, args); err != nil { // NAME is positional: not parseFlags, which refuses it
+		return err
 	}
 	if fs.NArg() > 1 || (*all && fs.NArg() == 1) {
 		fs.Usage()
