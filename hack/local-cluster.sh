@@ -306,16 +306,22 @@ cmd_down() {
   if [ "${1:-}" = --wipe ]; then rm -rf "$D" && log "wiped $D"; fi
 }
 
-# cmd_restart_apiserver kills kube-apiserver with SIGKILL (no graceful shutdown, as a crash), keeps it down for
-# the given seconds (default 10), starts it again and waits until it is ready; everything else keeps running.
-cmd_restart_apiserver() {
-  local f=$D/kube-apiserver.pid p i
-  [ -f "$f" ] && p=$(cat "$f") && kill -0 "$p" 2>/dev/null || { log "kube-apiserver is not running"; return 1; }
+# crash NAME SECONDS kills the process started as NAME with SIGKILL (no graceful shutdown, as a crash) and keeps
+# it down for SECONDS; the caller starts it again.
+crash() {
+  local f=$D/$1.pid p i
+  [ -f "$f" ] && p=$(cat "$f") && kill -0 "$p" 2>/dev/null || { log "$1 is not running"; return 1; }
   kill -9 "$p"
   for i in $(seq 1 40); do kill -0 "$p" 2>/dev/null || break; sleep 0.25; done
   rm -f "$f"
-  log "killed kube-apiserver ($p); down for ${1:-10}s"
-  sleep "${1:-10}"
+  log "killed $1 ($p); down for ${2}s"
+  sleep "$2"
+}
+
+# cmd_restart_apiserver crashes kube-apiserver (crash), keeps it down for the given seconds (default 10), starts
+# it again and waits until it is ready; everything else keeps running.
+cmd_restart_apiserver() {
+  crash kube-apiserver "${1:-10}"
   start_apiserver
 }
 

@@ -75,16 +75,10 @@ start_site_apiserver() {
   waitfor "site $name kube-apiserver" kubectl --kubeconfig "$kc" get --raw /readyz
 }
 
-# restart_site_apiserver NAME [SECONDS] kills site NAME's kube-apiserver with SIGKILL (as a crash), keeps it down
-# for the given seconds (default 10), starts it again and waits until it is ready.
+# restart_site_apiserver NAME [SECONDS] crashes site NAME's kube-apiserver (crash), keeps it down for the given
+# seconds (default 10), starts it again and waits until it is ready.
 restart_site_apiserver() {
-  local f=$D/site.$1.kube-apiserver.pid p i
-  [ -f "$f" ] && p=$(cat "$f") && kill -0 "$p" 2>/dev/null || { log "site $1's kube-apiserver is not running"; return 1; }
-  kill -9 "$p"
-  for i in $(seq 1 40); do kill -0 "$p" 2>/dev/null || break; sleep 0.25; done
-  rm -f "$f"
-  log "killed site $1's kube-apiserver ($p); down for ${2:-10}s"
-  sleep "${2:-10}"
+  crash "site.$1.kube-apiserver" "${2:-10}"
   start_site_apiserver "$1"
 }
 

@@ -47,9 +47,7 @@ func siteKubeconfig(site string) string {
 }
 
 // onSite is jsonpath against a site's cluster: kubectl's output, or "" when the object is missing.
-func onSite(site string, args ...string) string {
-	return jsonpath(append([]string{"--kubeconfig", siteKubeconfig(site)}, args...)...)
-}
+func onSite(site string, args ...string) string { return siteKube(site).jsonpath(args...) }
 
 // localCluster runs hack/local-cluster.sh against the e2e cluster (e.g. stop-site NAME).
 func localCluster(t *testing.T, args ...string) {
