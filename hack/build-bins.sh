@@ -44,6 +44,13 @@ mkdir -p "$work" "$SITEOPS_CACHE/bin"
 
 moddir() { go mod download -json "$1" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p'; }
 log() { printf '[build-bins %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+# cpu sets CPU to the CPU seconds (user + system) this script's finished children have used (as in .ci/run).
+cpu() {
+  times >"$work/.times.$$"
+  CPU=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' \
+    "$work/.times.$$")
+  rm -f "$work/.times.$$"
+}
 
 # tools_module writes a throw-away module in $work/$1 that imports the given main packages.
 tools_module() {
@@ -186,7 +193,7 @@ for s in "${steps[@]}"; do
   fi
   if [ -f "$out/.complete" ]; then log "$s: built meanwhile in $out"; exec {lock}>&-; continue; fi
   log "$s: building into $out (cold build, see the times in the header of this script)"
-  start=$(date +%s)
+  cpu; start=$(date +%s) start_cpu=$CPU
   rm -rf "$out.tmp" && mkdir -p "$out.tmp"
   # A cold build prints nothing for minutes: say every minute that it is still going.
   (build_"$s" "$out.tmp") &
@@ -196,5 +203,6 @@ for s in "${steps[@]}"; do
   touch "$out.tmp/.complete"
   rm -rf "$out" && mv "$out.tmp" "$out"
   exec {lock}>&-
-  log "$s: done in $(($(date +%s) - start))s"
+  cpu
+  log "$s: done in $(($(date +%s) - start))s ($((CPU - start_cpu)) CPU s)"
 done
