@@ -22,6 +22,7 @@ import (
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
@@ -84,6 +85,10 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 		Complete: standby.Completer(mgr, fence, standby.Idle{}, 0)}
 	if err := ss.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the SiteSync controller: %w", err)
+	}
+	fleet := sitesync.FleetMetrics{Registry: metrics.Registry, Collector: sitesync.NewFleetCollector(mgr.GetCache())}
+	if err := mgr.Add(fleet); err != nil {
+		return fmt.Errorf("adding the fleet metrics: %w", err)
 	}
 	// The receiver's trigger is a write: a manager that does not lead answers 503 and the Git host retries.
 	if o.receiverAddr != "0" {

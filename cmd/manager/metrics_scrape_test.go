@@ -318,6 +318,13 @@ func expectSeries(g Gomega, fams map[string]*dto.MetricFamily, jobs int) {
 	count, _ = histogramOf(fams, "siteops_sync_duration_seconds", map[string]string{"namespace": testNS, "name": "sites"})
 	g.Expect(count).To(BeNumerically(">=", 1))
 	g.Expect(value(fams, "siteops_standby_writes", map[string]string{"kind": "Job"})).To(BeNumerically(">=", 1))
+
+	// The fleet as the SiteSync's status shows it: three sites, one of which failed to render; no Argo CD here.
+	sites := map[string]string{"namespace": testNS, "name": "sites"}
+	g.Expect(value(fams, "siteops_sitesync_sites", sites)).To(Equal(3.0))
+	g.Expect(value(fams, "siteops_sitesync_sites", map[string]string{"namespace": testNS, "name": "sites",
+		"delivery": "NotObserved"})).To(Equal(3.0))
+	g.Expect(value(fams, "siteops_sitesync_render_failed_sites", sites)).To(Equal(1.0))
 }
 
 // expectStructuredLogs checks that every log line is a JSON object (--zap-devel=false), that every line
