@@ -234,3 +234,19 @@ func normalizeSpaces(s string) string {
 	}
 	return b.String()
 }
+
+// TestStatusWithoutKubeconfigSaysSo: with no kubeconfig anywhere (KUBECONFIG and HOME point at empty folders)
+// status exits 1 with one line that says how to give one, not client-go's hint at KUBERNETES_MASTER.
+func TestStatusWithoutKubeconfigSaysSo(t *testing.T) {
+	g := NewWithT(t)
+	empty := t.TempDir()
+	t.Setenv("HOME", empty)
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "config"))
+	t.Setenv("KUBERNETES_MASTER", "")
+
+	code, out, errOut := cli(t, empty, "status")
+
+	g.Expect(code).To(Equal(1))
+	g.Expect(out).To(BeEmpty())
+	g.Expect(errOut).To(Equal("siteops status: no kubeconfig: set KUBECONFIG or --kubeconfig\n"))
+}

@@ -18,6 +18,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -29,6 +30,10 @@ import (
 	"github.com/siteops/siteops/apis"
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
+
+// errNoKubeconfig is the error of status when neither --kubeconfig, $KUBECONFIG nor ~/.kube/config gives a
+// cluster.
+var errNoKubeconfig = errors.New("no kubeconfig: set KUBECONFIG or --kubeconfig")
 
 // runStatus prints the SiteSyncs of a namespace (or one of them): revisions, conditions, one row per site
 // (rendered commit, Argo CD's synced revision, sync status and health, since when) and the manager
@@ -49,6 +54,9 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	rules.ExplicitPath = *kubeconfig
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{})
 	cfg, err := cc.ClientConfig()
+	if clientcmd.IsEmptyConfig(err) { // client-go's message would point at the deprecated KUBERNETES_MASTER
+		return errNoKubeconfig
+	}
 	if err != nil {
 		return fmt.Errorf("loading kubeconfig: %w", err)
 	}
