@@ -46,9 +46,11 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parseOnly(fs, args); err != nil { // NAME is positional: not parseFlags, which refuses it
 		return err
 	}
-	if fs.NArg() > 1 || (*all && fs.NArg() == 1) {
-		fs.Usage()
-		return errUsage
+	switch {
+	case fs.NArg() > 1:
+		return usageError{fmt.Sprintf("give at most one SiteSync NAME, not %d", fs.NArg())}
+	case *all && fs.NArg() == 1:
+		return usageError{"-A lists the SiteSyncs of every namespace: give no NAME with it"}
 	}
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = *kubeconfig
