@@ -24,6 +24,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -32,8 +33,10 @@ import (
 
 	. "github.com/onsi/gomega"
 	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/agent"
 	"golang.org/x/crypto/ssh/knownhosts"
 
+	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/test/gitserver"
 )
 
@@ -172,4 +175,83 @@ func TestSyncOverSSHWithKeyAndKnownHosts(t *testing.T) {
 	})
 	g.Expect(err).To(MatchError(ContainSubstring("unable to authenticate")))
 	g.Expect(IsPermanent(err)).To(BeTrue())
+}
+
+// startAgent serves an SSH agent holding the private key keyPEM on a Unix socket and returns the socket's path
+// and how many connections it accepted.
+func startAgent(t *testing.T, keyPEM []byte) (string, *atomic.Int64) {
+	t.Helper()
+	key, err := ssh.ParseRawPrivateKey(keyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyring := agent.NewKeyring()
+	if err := keyring.Add(agent.AddedKey{PrivateKey: key}); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(t.TempDir(), "agent.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	var accepted atomic.Int64
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			go func() { _ = agent.ServeAgent(keyring, c); _ = c.Close() }()
+		}
+	}()
+	return sock, &accepted
+}
+
+// TestSyncOverSSHWithoutKeyNeverAsksTheAgent: an SSH source or target given no key fails with a permanent error
+// that says a key is needed, although an SSH agent holding a key the server accepts and known hosts naming the
+// server are at hand: siteops uses only the key it is given, and never connects.
+func TestSyncOverSSHWithoutKeyNeverAsksTheAgent(t *testing.T) {
+	srv := gitserver.Start(t, gitserver.Options{})
+	srv.NewRepo(t, "config", baseRepo())
+	clientSigner, clientPEM := newKey(t)
+	sshSrv := startSSHGitServer(t, srv.Root(), clientSigner.PublicKey())
+	url := "ssh://git@" + sshSrv.addr + "/config.git"
+	knownHosts := []byte(knownhosts.Line([]string{knownhosts.Normalize(sshSrv.addr)}, sshSrv.hostKey) + "\n")
+	khFile := filepath.Join(t.TempDir(), "known_hosts")
+	if err := os.WriteFile(khFile, knownHosts, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock, agentConns := startAgent(t, clientPEM)
+	t.Setenv("SSH_AUTH_SOCK", sock)
+	t.Setenv("SSH_KNOWN_HOSTS", khFile)
+	withKey := &Auth{SSHPrivateKey: clientPEM, SSHKnownHosts: knownHosts}
+
+	for name, o := range map[string]SyncOptions{
+		"source without a key": {Source: SourceSpec{URL: url}},
+		"source with a password only": {Source: SourceSpec{URL: url,
+			Auth: &Auth{Username: "git", Password: "not-a-key"}}},
+		"target without a key": {Source: SourceSpec{URL: url, Auth: withKey}, Target: TargetSpec{URL: url}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := NewWithT(t)
+			logins := sshSrv.logins.Load()
+			o.WorkDir = t.TempDir()
+
+			_, err := NewSyncer(SyncerOptions{}).Sync(context.Background(), o)
+
+			g.Expect(err).To(HaveOccurred())
+			g.Expect(errors.Is(err, source.ErrNoSSHKey)).To(BeTrue(), "got %v", err)
+			g.Expect(IsPermanent(err)).To(BeTrue())
+			g.Expect(err.Error()).To(ContainSubstring("needs a private key"))
+			g.Expect(err.Error()).NotTo(ContainSubstring("SSH_AUTH_SOCK"))
+			g.Expect(agentConns.Load()).To(BeZero(), "the SSH agent is never asked")
+			if o.Source.Auth == nil || o.Source.Auth.SSHPrivateKey == nil {
+				g.Expect(sshSrv.logins.Load()).To(Equal(logins), "no login without a key")
+			}
+		})
+	}
+	g := NewWithT(t)
+	g.Expect(srv.Log(t, "config", DefaultTargetBranch)).To(BeEmpty(), "nothing was pushed")
 }

@@ -26,6 +26,7 @@ import (
 	"os"
 	"time"
 
+	"go.uber.org/zap/zapcore"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -141,7 +142,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	o.watch = newSelectorFlag(shard.MainSelector)
 	fs.Var(o.watch, "watch-label-selector", watchSelectorUsage)
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
-	zo = zap.Options{Development: false}
+	// An error is one line: a stack trace would only say where it was logged (controller-runtime's reconcile
+	// loop, for every reconcile error), not what went wrong. --zap-stacktrace-level brings traces back.
+	zo = zap.Options{Development: false, StacktraceLevel: zapcore.PanicLevel}
 	zo.BindFlags(fs)
 	err = fs.Parse(args)
 	o.deprecated = deprecatedUsed(fs, renamedFlags())

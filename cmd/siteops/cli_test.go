@@ -19,6 +19,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -233,4 +234,65 @@ func normalizeSpaces(s string) string {
 		b.WriteString(strings.Join(strings.Fields(line), " ") + "\n")
 	}
 	return b.String()
+}
+
+// TestStatusWithoutKubeconfigSaysSo: with no kubeconfig anywhere (KUBECONFIG and HOME point at empty folders)
+// status exits 1 with one line that says how to give one, not client-go's hint at KUBERNETES_MASTER.
+func TestStatusWithoutKubeconfigSaysSo(t *testing.T) {
+	g := NewWithT(t)
+	empty := t.TempDir()
+	t.Setenv("HOME", empty)
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "config"))
+	t.Setenv("KUBERNETES_MASTER", "")
+
+	code, out, errOut := cli(t, empty, "status")
+
+	g.Expect(code).To(Equal(1))
+	g.Expect(out).To(BeEmpty())
+	g.Expect(errOut).To(Equal("siteops status: no kubeconfig: set KUBECONFIG or --kubeconfig\n"))
+}
+
+// TestCommandErrorsSayWhatIsWrong: mistakes the flag package cannot see print one line that names them (two
+// SiteSync names, a NAME with -A, a --dir that does not exist), and an SSH --repo given no key names the
+// variables that give one, without dialling the host.
+func TestCommandErrorsSayWhatIsWrong(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = l.Close() }()
+	dialled := make(chan struct{}, 1)
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			dialled <- struct{}{}
+			_ = c.Close()
+		}
+	}()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, v := range []string{"SITEOPS_GIT_USERNAME", "SITEOPS_GIT_PASSWORD", "SITEOPS_SSH_KEY_FILE"} {
+		t.Setenv(v, "")
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"status", "a", "b"}, 2, "siteops status: give at most one SiteSync NAME, not 2\n"},
+		{[]string{"status", "-A", "x"}, 2,
+			"siteops status: -A lists the SiteSyncs of every namespace: give no NAME with it\n"},
+		{[]string{"render", "--dir", "nope"}, 2, "siteops render: --dir nope: no such folder\n"},
+		{[]string{"render", "--repo", "ssh://git@" + l.Addr().String() + "/config.git", "--site", "dev"}, 1,
+			"siteops render: an SSH URL needs a private key and known hosts, and none were given (siteops never " +
+				"uses an SSH agent): set SITEOPS_SSH_KEY_FILE and SITEOPS_SSH_KNOWN_HOSTS_FILE\n"},
+	} {
+		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
+			g := NewWithT(t)
+			code, out, errOut := cli(t, dir, tc.args...)
+			g.Expect(code).To(Equal(tc.code))
+			g.Expect(out).To(BeEmpty())
+			g.Expect(errOut).To(Equal(tc.want))
+		})
+	}
+	NewWithT(t).Expect(dialled).NotTo(Receive(), "the SSH host is never dialled")
 }

@@ -87,7 +87,7 @@ func runDiff(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stde
 	}
 	target, ok, err := sy.FetchBranch(ctx, cache, *targetURL, *branch, auth)
 	if err != nil {
-		return err
+		return sshKeyHint(err)
 	}
 	current, rev, stale := "", "(branch missing)", []string(nil)
 	file := path.Join(sitePath, gitops.ManifestFile)

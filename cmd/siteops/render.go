@@ -123,6 +123,9 @@ func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 
 // renderDir renders one kustomization folder to stdout.
 func renderDir(ctx context.Context, dir string, images []kusttypes.Image, stdout, stderr io.Writer) error {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usageError{fmt.Sprintf("--dir %s: no such folder", dir)}
+	}
 	c, err := gitops.OpenDir(dir)
 	if err != nil {
 		return err
@@ -139,7 +142,7 @@ func renderDir(ctx context.Context, dir string, images []kusttypes.Image, stdout
 		_, _ = fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	if r.Err != nil {
-		_, _ = fmt.Fprintf(stderr, "FAILED %s: %v\n", r.Dir, r.Err)
+		_, _ = fmt.Fprintf(stderr, "FAILED %s: %v\n", dir, r.Err)
 		return errSitesFailed
 	}
 	for _, im := range images {

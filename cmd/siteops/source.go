@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/source"
 )
 
 // newFlagSet returns a flag set for a command that reports errors as errUsage.
@@ -88,7 +89,16 @@ func openRepo(ctx context.Context, sy *gitops.Syncer, repo, ref string) (*gitops
 	if err != nil {
 		return nil, err
 	}
-	return sy.FetchCheckout(ctx, dir, gitops.SourceSpec{URL: repo, Ref: ref, Auth: auth})
+	c, err := sy.FetchCheckout(ctx, dir, gitops.SourceSpec{URL: repo, Ref: ref, Auth: auth})
+	return c, sshKeyHint(err)
+}
+
+// sshKeyHint adds to the error of an SSH URL given no key the environment variables that give one.
+func sshKeyHint(err error) error {
+	if errors.Is(err, source.ErrNoSSHKey) {
+		return fmt.Errorf("%w: set SITEOPS_SSH_KEY_FILE and SITEOPS_SSH_KNOWN_HOSTS_FILE", err)
+	}
+	return err
 }
 
 // cacheDir is where fetched repositories are kept between runs.

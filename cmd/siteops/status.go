@@ -18,6 +18,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -30,6 +31,10 @@ import (
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
 
+// errNoKubeconfig is the error of status when neither --kubeconfig, $KUBECONFIG nor ~/.kube/config gives a
+// cluster.
+var errNoKubeconfig = errors.New("no kubeconfig: set KUBECONFIG or --kubeconfig")
+
 // runStatus prints the SiteSyncs of a namespace (or one of them): revisions, conditions, one row per site
 // (rendered commit, Argo CD's synced revision, sync status and health, since when) and the manager
 // Rollout the person promoting an upgrade needs (phase, stable and preview images, shadow verdict).
@@ -41,14 +46,19 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parseOnly(fs, args); err != nil { // NAME is positional: not parseFlags, which refuses it
 		return err
 	}
-	if fs.NArg() > 1 || (*all && fs.NArg() == 1) {
-		fs.Usage()
-		return errUsage
+	switch {
+	case fs.NArg() > 1:
+		return usageError{fmt.Sprintf("give at most one SiteSync NAME, not %d", fs.NArg())}
+	case *all && fs.NArg() == 1:
+		return usageError{"-A lists the SiteSyncs of every namespace: give no NAME with it"}
 	}
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = *kubeconfig
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{})
 	cfg, err := cc.ClientConfig()
+	if clientcmd.IsEmptyConfig(err) { // client-go's message would point at the deprecated KUBERNETES_MASTER
+		return errNoKubeconfig
+	}
 	if err != nil {
 		return fmt.Errorf("loading kubeconfig: %w", err)
 	}

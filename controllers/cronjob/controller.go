@@ -150,7 +150,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.
 				r.writes.wrote(s.key, cj.ResourceVersion, r.clock().Now())
 			}
 		}
-		res, retErr = kit.Finish(res, errors.Join(kit.Terminal(retErr), patchErr))
+		res, retErr = kit.Finish(res, errors.Join(r.events().Terminal(cj, before.Status.Conditions, retErr), patchErr))
 	}()
 
 	res, retErr = kit.RunSteps(ctx, s, []kit.Step[*scope]{

@@ -44,8 +44,7 @@ func (r *Reconciler) reconcileSchedule(_ context.Context, s *scope) error {
 				reason = batchv1.ReasonUnknownTimeZone
 			}
 		}
-		r.events().Warning(cj, reason, "%s", msg)
-		return kit.Stall(reason, errors.New(msg))
+		return kit.Stall(reason, errors.New(msg)) // the kit records the warning (Events.Terminal)
 	}
 	sched, err := batchv1.ParseSchedule(cj.Spec.Schedule, cj.Spec.TimeZone)
 	if err != nil { // unreachable after ValidateSchedule; kept so a parser change cannot panic the controller

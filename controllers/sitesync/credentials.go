@@ -40,9 +40,13 @@ const (
 )
 
 // readCredentials reads the source and target Secrets (same namespace) into gitops.Auth values. A missing
-// Secret or key stalls the SiteSync; the message names the Secret and key, never a value.
+// Secret or key, or an SSH URL without a Secret, stalls the SiteSync; the message names the field, the Secret
+// and the key, never a value.
 func (r *Reconciler) readCredentials(ctx context.Context, run *scope) error {
 	spec := run.obj.Spec
+	if err := needSSHSecret("spec.source.secretRef", spec.Source.URL, spec.Source.SecretRef); err != nil {
+		return err
+	}
 	var err error
 	if run.source, err = r.auth(ctx, run.obj.Namespace, spec.Source.SecretRef, spec.Source.URL); err != nil {
 		return err
@@ -58,9 +62,24 @@ func (r *Reconciler) readCredentials(ctx context.Context, run *scope) error {
 		}
 	case targetURL == "" || targetURL == spec.Source.URL:
 		run.target = run.source
+	default:
+		if err := needSSHSecret("spec.target.secretRef", targetURL, nil); err != nil {
+			return err
+		}
 	}
 	run.redact = source.NewRedactor(run.source, run.target)
 	return r.readTrust(ctx, run)
+}
+
+// needSSHSecret stalls an SSH url whose secretRef (the field named field) is not set: siteops never uses an
+// SSH agent, so without a Secret there is no key to log in with.
+func needSSHSecret(field, url string, ref *gitopsv1alpha1.LocalSecretReference) error {
+	if ref != nil || !source.IsSSHURL(url) {
+		return nil
+	}
+	return kit.Stall(gitopsv1alpha1.ReasonSecretRefMissing, fmt.Errorf("%s is not set, and the SSH URL needs a "+
+		"Secret with keys %q (the private key) and %q; siteops never uses an SSH agent", field, secretKeyIdentity,
+		secretKeyKnownHosts))
 }
 
 // auth reads one credentials Secret for url; a nil ref means anonymous access.

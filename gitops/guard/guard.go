@@ -20,6 +20,7 @@ limitations under the License.
 package guard
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -59,6 +60,8 @@ type Inputs struct {
 	Digest string
 	// reached holds every real path the graph depends on (files, symlinks, kustomization names looked up).
 	reached map[string]struct{}
+	// yamlFiles are the logical paths of the files kustomize loads as YAML, in walk order (CheckYAML).
+	yamlFiles []string
 }
 
 // Refusal is a refusal of the guard: a site failure, not an error of Sync.
@@ -75,6 +78,7 @@ type walker struct {
 	stack        []string        // real folders being walked (cycle detection)
 	stackNames   []string        // their logical names, for messages
 	done         map[string]bool // logical folders already walked
+	yamlSeen     map[string]bool // Inputs.yamlFiles, as a set
 }
 
 // Site walks the kustomization in folder dir (logical, relative to the root) and everything it reaches,
@@ -92,7 +96,7 @@ func Site(t tree.FS, dir string) (*Inputs, error) {
 // With readContents false only kustomization files are read (enough for AffectedSites); no digest is made.
 func guardSite(t tree.FS, dir string, readContents bool) (*Inputs, error) {
 	w := &walker{
-		t: tree.Cached(t), readContents: readContents, done: map[string]bool{},
+		t: tree.Cached(t), readContents: readContents, done: map[string]bool{}, yamlSeen: map[string]bool{},
 		in: &Inputs{Files: map[string][]byte{}, reached: map[string]struct{}{}},
 	}
 	dir = tree.CleanRel(dir)
@@ -147,6 +151,9 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 	}
 	w.in.KustFiles = append(w.in.KustFiles, kf)
 	k, err := parseKustomization(content)
+	if yerr := (*YAMLError)(nil); errors.As(err, &yerr) {
+		return w.refuse("%v", &YAMLError{Path: kf, Line: yerr.Line, Msg: yerr.Msg})
+	}
 	if err != nil {
 		return w.refuse("%s: %v", kf, err)
 	}
@@ -225,6 +232,10 @@ func (w *walker) followRef(dir, kf string, ref kustRef) error {
 	if content != nil {
 		if reason := configReason(content); reason != "" {
 			return w.refuse("%s%s", at, reason)
+		}
+		if !ref.notYAML && !w.yamlSeen[target] {
+			w.yamlSeen[target] = true
+			w.in.yamlFiles = append(w.in.yamlFiles, target)
 		}
 	}
 	return nil

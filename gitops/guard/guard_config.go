@@ -64,6 +64,7 @@ func configReason(content []byte) string {
 // after the dashes is an error), the first value of each, empty and null documents skipped, and a stream of
 // one List or ResourceList replaced by its items. It uses the YAML parser alone: kyaml links the network
 // stack, which the guard must not.
+// A syntax error is a *YAMLError with the line in content, and no path.
 func yamlObjects(content []byte) ([]*yaml.Node, error) {
 	docs, err := splitDocuments(strings.ReplaceAll(string(content), "\r\n", "\n"))
 	if err != nil {
@@ -71,14 +72,15 @@ func yamlObjects(content []byte) ([]*yaml.Node, error) {
 	}
 	var out []*yaml.Node
 	for i, d := range docs {
+		text := d.text
 		if i != len(docs)-1 {
-			d += "\n" // the split ate it
+			text += "\n" // the split ate it
 		}
 		var doc yaml.Node
-		if err := yaml.NewDecoder(strings.NewReader(d)).Decode(&doc); errors.Is(err, io.EOF) {
+		if err := yaml.NewDecoder(strings.NewReader(text)).Decode(&doc); errors.Is(err, io.EOF) {
 			continue
 		} else if err != nil {
-			return nil, err
+			return nil, yamlError("", d.line, err)
 		}
 		n := &doc
 		if doc.Kind == yaml.DocumentNode {
@@ -99,21 +101,28 @@ func yamlObjects(content []byte) ([]*yaml.Node, error) {
 	return out, nil
 }
 
-// splitDocuments splits s at its "---" lines.
-func splitDocuments(s string) ([]string, error) {
+// document is one document of a YAML stream: its text, and the number of lines of the stream before it.
+type document struct {
+	text string
+	line int
+}
+
+// splitDocuments splits s at its "---" lines. A bad separator is a *YAMLError.
+func splitDocuments(s string) ([]document, error) {
 	if s == "" {
 		return nil, nil
 	}
-	var docs []string
+	var docs []document
 	prev := 0
 	for _, loc := range docSeparator.FindAllStringIndex(s, -1) {
 		if rest := strings.TrimSpace(s[loc[0]+len("\n---") : loc[1]]); rest != "" && rest[0] != '#' {
-			return nil, fmt.Errorf("invalid document separator: %s", strings.TrimSpace(s[loc[0]:loc[1]]))
+			return nil, &YAMLError{Line: strings.Count(s[:loc[0]], "\n") + 2,
+				Msg: "invalid document separator: " + strings.TrimSpace(s[loc[0]:loc[1]])}
 		}
-		docs = append(docs, s[prev:loc[0]])
+		docs = append(docs, document{text: s[prev:loc[0]], line: strings.Count(s[:prev], "\n")})
 		prev = loc[1]
 	}
-	return append(docs, s[prev:]), nil
+	return append(docs, document{text: s[prev:], line: strings.Count(s[:prev], "\n")}), nil
 }
 
 // rawField is the value of the first key called name of mapping n, aliases not followed.

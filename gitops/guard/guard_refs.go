@@ -40,6 +40,8 @@ type kustRef struct {
 	kind  refKind
 	// config marks generator/transformer/validator configs (checked for KRM functions and Helm).
 	config bool
+	// notYAML marks a file kustomize reads as data, not YAML (the files and env files of generators).
+	notYAML bool
 }
 
 // userAtPrefix matches the user@ of an scp-like Git reference (git@host:org/repo).
@@ -80,11 +82,11 @@ type parsedKustomization struct {
 }
 
 // parseKustomization extracts every file reference of a kustomization and refuses the fields siteops never
-// builds. Errors do not name the file; the caller adds it.
+// builds. Errors do not name the file; the caller adds it. Invalid YAML is a *YAMLError.
 func parseKustomization(content []byte) (*parsedKustomization, error) {
 	var doc map[string]any
 	if err := yaml.Unmarshal(content, &doc); err != nil {
-		return nil, fmt.Errorf("invalid YAML: %w", err)
+		return nil, yamlError("", 0, err)
 	}
 	for _, f := range refusedFields() {
 		if v, ok := doc[f]; ok && v != nil {
@@ -132,16 +134,17 @@ func parseKustomization(content []byte) (*parsedKustomization, error) {
 	}
 	for _, f := range []string{"configMapGenerator", "secretGenerator"} {
 		err = firstErr(err, eachMap(doc, f, func(name string, m map[string]any) error {
+			data := func(n, v string) {
+				p.refs = append(p.refs, kustRef{field: n, value: v, kind: refFile, notYAML: true})
+			}
 			e := eachString(m, "files", func(n, v string) {
 				if _, path, ok := strings.Cut(v, "="); ok {
 					v = path
 				}
-				p.refs = append(p.refs, kustRef{field: name + "." + n, value: v, kind: refFile})
+				data(name+"."+n, v)
 			})
-			e = firstErr(e, eachString(m, "envs", func(n, v string) {
-				p.refs = append(p.refs, kustRef{field: name + "." + n, value: v, kind: refFile})
-			}))
-			return firstErr(e, optionalString(m, name, "env", add(f, refFile, false)))
+			e = firstErr(e, eachString(m, "envs", func(n, v string) { data(name+"."+n, v) }))
+			return firstErr(e, optionalString(m, name, "env", data))
 		}))
 	}
 	if v, ok := doc["openapi"]; ok && v != nil {

@@ -96,6 +96,11 @@ func Build(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func(
 	}
 	m, err := krusty.MakeKustomizer(opts).Run(fs, target)
 	if err != nil {
+		// kustomize names neither the file nor the line of a YAML mistake ("unable to parse SM or JSON
+		// patch"): when one of the YAML files it read does not parse, that is the error to report.
+		if yerr := in.CheckYAML(); yerr != nil {
+			err = yerr
+		}
 		return nil, fmt.Errorf("kustomize build %s: %w", guard.DisplayDir(dir), err)
 	}
 	if err := refusePlaintextSecrets(m); err != nil {

@@ -19,6 +19,7 @@ package source
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -104,42 +105,19 @@ func isSSHURL(raw string) (bool, string) {
 	return true, u.User.Username()
 }
 
+// ErrNoSSHKey is the error of an SSH URL given no private key. siteops never falls back to an SSH agent or to
+// the keys in the process's home folder: only the key it is given is used.
+var ErrNoSSHKey = errors.New("an SSH URL needs a private key and known hosts, and none were given " +
+	"(siteops never uses an SSH agent)")
+
 // AuthMethod turns Auth into a go-git auth method for rawURL. Known hosts are written under workDir (they are
-// public); a key without known hosts is refused.
+// public); a key without known hosts is refused. An SSH URL without a key is refused (ErrNoSSHKey, permanent):
+// go-git would otherwise ask an SSH agent.
 func AuthMethod(rawURL string, a *Auth, workDir string) (transport.AuthMethod, error) {
-	if a == nil {
-		return nil, nil
-	}
 	if ssh, user := isSSHURL(rawURL); ssh {
-		if len(a.SSHPrivateKey) == 0 {
-			return nil, permanent.Error(fmt.Errorf("SSH URL needs an SSH private key"))
-		}
-		if len(a.SSHKnownHosts) == 0 {
-			return nil, permanent.Error(fmt.Errorf("an SSH private key needs known hosts (host key checking is mandatory)"))
-		}
-		if user == "" {
-			user = "git"
-		}
-		keys, err := gitssh.NewPublicKeys(user, a.SSHPrivateKey, "")
-		if err != nil {
-			return nil, permanent.Error(fmt.Errorf("parsing the SSH private key: %w", err))
-		}
-		sum := sha256.Sum256(a.SSHKnownHosts)
-		khFile := filepath.Join(workDir, "known_hosts-"+hex.EncodeToString(sum[:8]))
-		if err := os.MkdirAll(workDir, 0o700); err != nil {
-			return nil, fmt.Errorf("creating work dir: %w", err)
-		}
-		if err := os.WriteFile(khFile, a.SSHKnownHosts, 0o600); err != nil {
-			return nil, fmt.Errorf("writing known hosts: %w", err)
-		}
-		cb, err := gitssh.NewKnownHostsCallback(khFile)
-		if err != nil {
-			return nil, permanent.Error(fmt.Errorf("parsing known hosts: %w", err))
-		}
-		keys.HostKeyCallback = cb
-		return keys, nil
+		return sshAuth(user, a, workDir)
 	}
-	if a.Username == "" && a.Password == "" {
+	if a == nil || (a.Username == "" && a.Password == "") {
 		return nil, nil
 	}
 	user := a.Username
@@ -147,6 +125,37 @@ func AuthMethod(rawURL string, a *Auth, workDir string) (transport.AuthMethod, e
 		user = "git"
 	}
 	return &githttp.BasicAuth{Username: user, Password: a.Password}, nil
+}
+
+// sshAuth is the public-key auth of user with a's key, checking host keys against a's known hosts.
+func sshAuth(user string, a *Auth, workDir string) (transport.AuthMethod, error) {
+	if a == nil || len(a.SSHPrivateKey) == 0 {
+		return nil, permanent.Error(ErrNoSSHKey)
+	}
+	if len(a.SSHKnownHosts) == 0 {
+		return nil, permanent.Error(fmt.Errorf("an SSH private key needs known hosts (host key checking is mandatory)"))
+	}
+	if user == "" {
+		user = "git"
+	}
+	keys, err := gitssh.NewPublicKeys(user, a.SSHPrivateKey, "")
+	if err != nil {
+		return nil, permanent.Error(fmt.Errorf("parsing the SSH private key: %w", err))
+	}
+	sum := sha256.Sum256(a.SSHKnownHosts)
+	khFile := filepath.Join(workDir, "known_hosts-"+hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(workDir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating work dir: %w", err)
+	}
+	if err := os.WriteFile(khFile, a.SSHKnownHosts, 0o600); err != nil {
+		return nil, fmt.Errorf("writing known hosts: %w", err)
+	}
+	cb, err := gitssh.NewKnownHostsCallback(khFile)
+	if err != nil {
+		return nil, permanent.Error(fmt.Errorf("parsing known hosts: %w", err))
+	}
+	keys.HostKeyCallback = cb
+	return keys, nil
 }
 
 // redactURLError scrubs a URL parse error, which quotes the URL.

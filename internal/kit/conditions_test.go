@@ -130,12 +130,13 @@ func TestSetKeepsTransitionTimeWhileStatusHolds(t *testing.T) {
 
 func TestTerminalStopsRetriesOfStallsOnly(t *testing.T) {
 	g := NewWithT(t)
+	terminal := func(err error) error { return Events{}.Terminal(&webappv1.Guestbook{}, nil, err) }
 	stall := fmt.Errorf("reading: %w", Stall("SecretNotFound", errors.New("secret gone")))
-	g.Expect(errors.Is(Terminal(stall), reconcile.TerminalError(nil))).To(BeTrue())
-	s, ok := AsStall(Terminal(stall))
+	g.Expect(errors.Is(terminal(stall), reconcile.TerminalError(nil))).To(BeTrue())
+	s, ok := AsStall(terminal(stall))
 	g.Expect(ok).To(BeTrue())
 	g.Expect(s.Reason).To(Equal("SecretNotFound"))
 	transient := errors.New("connection refused")
-	g.Expect(Terminal(transient)).To(BeIdenticalTo(transient))
-	g.Expect(Terminal(nil)).To(BeNil())
+	g.Expect(terminal(transient)).To(BeIdenticalTo(transient))
+	g.Expect(terminal(nil)).To(BeNil())
 }

@@ -19,6 +19,9 @@ package kit
 import (
 	"errors"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -42,11 +45,25 @@ func AsStall(err error) (*StallError, bool) {
 	return s, ok
 }
 
-// Terminal is what Reconcile returns for err: a stall becomes reconcile.TerminalError, so controller-runtime
-// does not retry it; any other error is returned as it is, for backoff.
-func Terminal(err error) error {
-	if _, ok := AsStall(err); ok {
-		return reconcile.TerminalError(err)
+// Terminal is what Reconcile returns for err, and records a new stall. before are the object's conditions as
+// the reconcile read them (before Summarize wrote this reconcile's). A permanent error is reported once:
+//   - a new stall (Stalled in before was not True with the stall's reason and message) gets one Warning event
+//     about obj, with the stall's reason and message, and is returned as a reconcile.TerminalError:
+//     controller-runtime logs it once, at error level, and does not retry it;
+//   - the same stall found again (a reconcile after the status write, a label change) returns nil: no event, no
+//     log line, no requeue. The Stalled condition already says it.
+//
+// Any other error is returned as it is, for back-off.
+func (e Events) Terminal(obj runtime.Object, before []metav1.Condition, err error) error {
+	s, ok := AsStall(err)
+	if !ok {
+		return err
 	}
-	return err
+	msg := err.Error() // the outermost message, as Summarize writes it
+	if prev := meta.FindStatusCondition(before, ConditionStalled); prev != nil &&
+		prev.Status == metav1.ConditionTrue && prev.Reason == s.Reason && prev.Message == ConditionMessage(msg) {
+		return nil
+	}
+	e.Warning(obj, s.Reason, "%s", msg)
+	return reconcile.TerminalError(err)
 }

@@ -56,6 +56,10 @@ const (
 	// ReasonSecretInvalid (Stalled=True, Ready=False): a referenced Secret lacks a required key (the message
 	// names the key, never a value). Fixing the Secret re-triggers the sync.
 	ReasonSecretInvalid = "SecretInvalid"
+	// ReasonSecretRefMissing (Stalled=True, Ready=False): source.url or target.url is an SSH URL and the
+	// matching secretRef is not set. siteops never uses an SSH agent: an SSH URL needs a Secret with the keys
+	// `identity` and `known_hosts`. Setting the secretRef re-triggers the sync.
+	ReasonSecretRefMissing = "SecretRefMissing"
 	// ReasonPermanentError (Stalled=True, Ready=False): the Git library reported an error retrying cannot
 	// fix: an unsupported URL, a ref that does not exist, a missing overlays folder or rejected credentials.
 	// Fix the spec, the repository or the Secret.
