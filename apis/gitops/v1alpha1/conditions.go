@@ -86,7 +86,8 @@ const (
 
 // Event reasons of the SiteSync controller; one event per visible action.
 const (
-	// EventRendered (Normal): a rendered commit was pushed to the target branch.
+	// EventRendered (Normal): a rendered commit was pushed to the target branch; the note names the sites whose
+	// folders it changed (rendered, reverted or removed).
 	EventRendered = "Rendered"
 	// EventSiteFailed (Warning): a site failed to render (newly, or again with new inputs).
 	EventSiteFailed = "SiteFailed"
