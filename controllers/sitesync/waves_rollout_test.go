@@ -265,7 +265,7 @@ func TestWavesFreezeHoldsAPushUntilTheOverride(t *testing.T) {
 
 	const reason = "INC-4711 hotfix approved by on-call"
 	patchSiteSync(t, ro.key, map[string]any{"metadata": map[string]any{"annotations": map[string]string{
-		gitopsv1alpha1.OverrideFreezeAnnotation: reason}}})
+		gitopsv1alpha1.OverrideFreezeAnnotation: src[:12] + " " + reason}}})
 	requestSync(t, ro.key, "override")
 	ro.waitRollout(t, func(g Gomega, st *gitopsv1alpha1.RolloutStatus) {
 		g.Expect(rolloutSite(g, st, "dev").State).To(Equal(gitopsv1alpha1.SitePublished), st.Message)
