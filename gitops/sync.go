@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -121,6 +122,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		plan.byName[name].state.LastRenderedRevision = rev
 	}
 	if pr.pushed {
+		res.ChangedSites = slices.Sorted(slices.Values(pr.changed))
 		for _, name := range pr.changed { // removed sites are not in the plan
 			if r, ok := plan.byName[name]; ok {
 				r.state.RenderedCommit = pr.head.String()

@@ -51,6 +51,7 @@ func TestSyncRemovesTheOutputOfADeletedOverlay(t *testing.T) {
 	g.Expect(log).To(HaveLen(2))
 	g.Expect(log[0].Subject()).To(ContainSubstring("remove edge (overlay deleted)"))
 	g.Expect(log[0].Trailer(TrailerSites)).To(Equal("edge"))
+	g.Expect(res.ChangedSites).To(Equal([]string{"edge"}), "a removed folder is a changed one")
 	g.Expect(log[0].Trailer(TrailerSourceRevision)).To(Equal(deleted))
 
 	again := e.sync(t, &res)

@@ -53,6 +53,7 @@ func TestSyncFirstRunPublishesEverySiteWithTrailers(t *testing.T) {
 	g.Expect(log).To(HaveLen(1))
 	g.Expect(log[0].Trailer(TrailerSourceRevision)).To(Equal(res.SourceRevision))
 	g.Expect(log[0].Trailer(TrailerSites)).To(Equal("dev,edge,prod"))
+	g.Expect(res.ChangedSites).To(Equal([]string{"dev", "edge", "prod"}))
 	g.Expect(log[0].Trailer(TrailerVersion)).To(Equal(version.Version))
 	g.Expect(site(t, res, "prod").Warnings).To(ConsistOf(
 		ContainSubstring(`"bases" is deprecated`), ContainSubstring(`"patchesStrategicMerge" is deprecated`)))
@@ -90,6 +91,7 @@ func TestSyncSiteValuesChangeRendersOnlyThatSite(t *testing.T) {
 	g.Expect(log).To(HaveLen(len(beforeLog) + 1))
 	g.Expect(log[0].Trailer(TrailerSourceRevision)).To(Equal(pushed))
 	g.Expect(log[0].Trailer(TrailerSites)).To(Equal("dev"))
+	g.Expect(res.ChangedSites).To(Equal([]string{"dev"}))
 	g.Expect(res.Pushed).To(BeTrue())
 	g.Expect(res.RenderedRevision).To(Equal(log[0].SHA))
 	g.Expect(e.rendered(t, "dev")).To(ContainSubstring("image: nginx:1.27"))
@@ -109,6 +111,7 @@ func TestSyncWithoutSourceChangesMakesNoCommitAndNoRender(t *testing.T) {
 	g.Expect(e.renders.Load()).To(Equal(rendersBefore))
 	g.Expect(res.Pushed).To(BeFalse())
 	g.Expect(res.RenderedRevision).To(Equal(first.RenderedRevision))
+	g.Expect(res.ChangedSites).To(BeEmpty())
 	g.Expect(e.srv.Log(t, e.repo, DefaultTargetBranch)).To(HaveLen(1))
 	for _, s := range res.Sites {
 		g.Expect(s.Ready).To(BeTrue())

@@ -109,10 +109,13 @@ type SiteState struct {
 
 // SyncResult is the outcome of a Sync.
 type SyncResult struct {
-	SourceRevision   string      // source commit SHA that was rendered
-	RenderedRevision string      // head of the target branch after the call
-	Pushed           bool        // a new commit was pushed
-	Sites            []SiteState // sorted by name
-	ForeignCommits   []string    // commits on the target branch not made by siteops since the last siteops commit
-	PushRetries      int
+	SourceRevision   string // source commit SHA that was rendered
+	RenderedRevision string // head of the target branch after the call
+	Pushed           bool   // a new commit was pushed
+	// ChangedSites are the sites whose folders the pushed commit changed (rendered, restored or removed),
+	// sorted by name; empty when nothing was pushed.
+	ChangedSites   []string
+	Sites          []SiteState // sorted by name
+	ForeignCommits []string    // commits on the target branch not made by siteops since the last siteops commit
+	PushRetries    int
 }

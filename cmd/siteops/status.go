@@ -115,7 +115,7 @@ func writeStatus(w io.Writer, items []gitopsv1alpha1.SiteSync, now time.Time) er
 			fmt.Fprintf(&b, "  %-9s %s=%s (%s) %s\n", "condition", c.Type, c.Status, c.Reason, oneLine(c.Message))
 		}
 		writeSites(&b, st.Sites, now)
-		writeRollout(&b, st.Rollout, now)
+		writeRollout(&b, st.Rollout, st.Sites, now)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("writing output: %w", err)

@@ -28,9 +28,11 @@ import (
 )
 
 // writeRollout prints the rollout of spec.waves: its phase, revision and message, then one row per site in
-// wave order with its state and what it waits for (soak left, a freeze window, an approval, Argo CD).
-// Nothing is printed for a SiteSync without waves.
-func writeRollout(b *strings.Builder, ro *gitopsv1alpha1.RolloutStatus, now time.Time) {
+// wave order with its state and what it waits for (soak left, a freeze window, an approval, Argo CD). A site
+// whose overlay failed to render (sites, status.sites) is Failed with the render's reason: the planner only
+// sees that it has no new output. Nothing is printed for a SiteSync without waves.
+func writeRollout(b *strings.Builder, ro *gitopsv1alpha1.RolloutStatus, sites []gitopsv1alpha1.SiteStatus,
+	now time.Time) {
 	if ro == nil {
 		return
 	}
@@ -54,13 +56,24 @@ func writeRollout(b *strings.Builder, ro *gitopsv1alpha1.RolloutStatus, now time
 		}
 	}
 	order = append(order, gitopsv1alpha1.ImplicitWave)
+	failed := map[string]string{}
+	for _, s := range sites {
+		if !s.Ready {
+			failed[s.Name] = "render failed: " + s.Reason
+		}
+	}
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	_, _ = fmt.Fprintln(tw, "  WAVE\tSITE\tSTATE\tWAITING FOR")
 	for _, w := range order {
 		for _, s := range ro.Sites {
-			if s.Wave == w {
-				_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", w, s.Name, s.State, orNone(oneLine(s.WaitingFor)))
+			if s.Wave != w {
+				continue
 			}
+			state, waiting := string(s.State), s.WaitingFor
+			if why, ok := failed[s.Name]; ok {
+				state, waiting = "Failed", why
+			}
+			_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", w, s.Name, state, orNone(oneLine(waiting)))
 		}
 	}
 	_ = tw.Flush() // writes to a strings.Builder

@@ -41,7 +41,7 @@ func TestStatusShowsWavesAndTheirSites(t *testing.T) {
 		},
 	}
 	var b strings.Builder
-	writeRollout(&b, ro, now)
+	writeRollout(&b, ro, nil, now)
 	out := b.String()
 	for _, want := range []string{
 		"rollout   Soaking at 111111111111 (wave canary)\n",
@@ -66,8 +66,39 @@ func TestStatusShowsWavesAndTheirSites(t *testing.T) {
 		last = i
 	}
 	b.Reset()
-	writeRollout(&b, nil, now)
+	writeRollout(&b, nil, nil, now)
 	if b.Len() != 0 {
 		t.Errorf("without waves: %q", b.String())
+	}
+}
+
+// TestStatusWaveTableShowsAFailedRenderAsFailed: a site whose overlay fails to render is not Unchanged in the
+// wave table (the planner sees no new output for it): its row says Failed with the render's reason.
+func TestStatusWaveTableShowsAFailedRenderAsFailed(t *testing.T) {
+	now := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	ro := &gitopsv1alpha1.RolloutStatus{
+		Phase: gitopsv1alpha1.RolloutComplete, Revision: "1111111111112222222222222222222222222222",
+		Sites: []gitopsv1alpha1.RolloutSite{
+			{Name: "dev", Wave: "canary", State: gitopsv1alpha1.SitePublished},
+			{Name: "prod", Wave: "canary", State: gitopsv1alpha1.SiteUnchanged},
+		},
+	}
+	sites := []gitopsv1alpha1.SiteStatus{
+		{Name: "dev", Ready: true},
+		{Name: "prod", Reason: "KustomizeError", Message: "accumulating resources: missing-values.yaml"},
+	}
+	var b strings.Builder
+	writeRollout(&b, ro, sites, now)
+	out := b.String()
+	for _, want := range []string{
+		"canary  dev   Published  -\n",
+		"canary  prod  Failed     render failed: KustomizeError\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Unchanged") {
+		t.Errorf("a failed render shows as Unchanged:\n%s", out)
 	}
 }

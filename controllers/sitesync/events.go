@@ -26,7 +26,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/gitops"
 	"github.com/siteops/siteops/internal/kit"
 )
 
@@ -51,18 +50,17 @@ func (r *Reconciler) events() kit.Events {
 	return kit.Events{Recorder: r.Recorder, Action: eventAction}
 }
 
-// emitEvents records the visible actions of a successful sync: the pushed commit, each newly failing site and
-// newly seen foreign commits. It also counts them in the metrics.
+// emitEvents records the visible actions of a successful sync: the pushed commit with the sites whose folders
+// it changed, each newly failing site and newly seen foreign commits. It also counts them in the metrics.
 func (r *Reconciler) emitEvents(_ context.Context, run *scope) error {
 	res := run.result
 	r.Metrics.rendered(res.Sites, res.PushRetries)
 	if res.Pushed {
 		r.events().Normal(run.obj, gitopsv1alpha1.EventRendered, "pushed %s rendering source %s for sites %s",
-			short(res.RenderedRevision), short(res.SourceRevision),
-			strings.Join(renderedSites(res.Sites), ", "))
+			short(res.RenderedRevision), short(res.SourceRevision), strings.Join(res.ChangedSites, ", "))
 	}
 	if lag, ok := r.lag.observe(client.ObjectKeyFromObject(run.obj), res.SourceRevision, r.seenAt(run), res.Pushed,
-		changedSites(res), r.Clock.Now()); ok {
+		res.ChangedSites, r.Clock.Now()); ok {
 		r.Metrics.lagged(lag)
 	}
 	for _, s := range run.obj.Status.Sites {
@@ -100,31 +98,6 @@ func (r *Reconciler) emitFailureEvent(run *scope, err error) {
 	if prev == nil || prev.Reason != gitopsv1alpha1.ReasonSyncFailed || prev.Message != kit.ConditionMessage(msg) {
 		r.events().Warning(run.obj, gitopsv1alpha1.EventSyncFailed, "%s", msg)
 	}
-}
-
-// changedSites names the sites whose folder this sync's push changed.
-func changedSites(res gitops.SyncResult) []string {
-	var names []string
-	for _, s := range res.Sites {
-		if res.Pushed && s.RenderedCommit == res.RenderedRevision {
-			names = append(names, s.Name)
-		}
-	}
-	return names
-}
-
-// renderedSites names the sites re-rendered and published in this sync.
-func renderedSites(sites []gitops.SiteState) []string {
-	var names []string
-	for _, s := range sites {
-		if s.Rendered && s.Ready {
-			names = append(names, s.Name)
-		}
-	}
-	if len(names) == 0 {
-		return []string{"(none)"}
-	}
-	return names
 }
 
 // seenAt is when the source revision of this run was first known: the push notification time when the run

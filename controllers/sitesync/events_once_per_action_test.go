@@ -50,7 +50,8 @@ func TestEmitEventsOncePerVisibleAction(t *testing.T) {
 		want   []string // event prefixes "<type> <reason>"
 	}{
 		{"push emits Rendered", nil, gitops.SyncResult{SourceRevision: shaA, RenderedRevision: shaB, Pushed: true,
-			Sites: []gitops.SiteState{{Name: "dev", Ready: true, Rendered: true}}},
+			ChangedSites: []string{"dev"},
+			Sites:        []gitops.SiteState{{Name: "dev", Ready: true, Rendered: true}}},
 			[]string{"Normal Rendered pushed " + shaB[:12] + " rendering source " + shaA[:12] + " for sites dev"}},
 		{"nothing pushed, nothing failed: no event", []gitopsv1alpha1.SiteStatus{{Name: "dev", Ready: true}},
 			gitops.SyncResult{SourceRevision: shaA, Sites: []gitops.SiteState{{Name: "dev", Ready: true}}}, nil},

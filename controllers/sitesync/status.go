@@ -67,7 +67,8 @@ func (r *Reconciler) conditions() kit.Conditions {
 }
 
 // summarize sets observedGeneration, lastSyncTime, lastHandledTrigger and the Ready, Reconciling and Stalled
-// conditions from the outcome of the run; err is what Reconcile returns, scrubbed of credentials.
+// conditions from the outcome of the run; err is what Reconcile returns, scrubbed of credentials. A site that
+// failed to render comes first in Ready, then a revision the rollout holds, then delivery.
 func (r *Reconciler) summarize(run *scope, err error) {
 	obj := run.obj
 	obj.Status.ObservedGeneration = obj.Generation
@@ -81,7 +82,9 @@ func (r *Reconciler) summarize(run *scope, err error) {
 		obj.Status.LastHandledTrigger = obj.GetAnnotations()[gitopsv1alpha1.RequestedAtAnnotation]
 	}
 	ready := readyVerdict(obj.Status)
-	if ready.Status == metav1.ConditionTrue {
+	if held := heldVerdict(obj.Status.Rollout); held != nil && ready.Status == metav1.ConditionTrue {
+		ready = held
+	} else if ready.Status == metav1.ConditionTrue {
 		ready = deliveryVerdict(obj, ready.Message)
 	}
 	r.conditions().Summarize(obj, kit.Outcome{Err: err, Ready: ready})

@@ -28,8 +28,8 @@ import (
 )
 
 // TestWavesOverrideAnnotationAloneReleasesAFrozenPush: docs/waves.md says `kubectl annotate sitesync NAME
-// siteops.dev/override-freeze=<reason>` publishes during a freeze window; the annotation alone (no spec
-// change, no requestedAt) must wake the SiteSync, not the window's end hours later.
+// siteops.dev/override-freeze="<revision> <reason>"` publishes during a freeze window; the annotation alone
+// (no spec change, no requestedAt) must wake the SiteSync, not the window's end hours later.
 func TestWavesOverrideAnnotationAloneReleasesAFrozenPush(t *testing.T) {
 	useSuite(t)
 	g := NewWithT(t)
@@ -45,7 +45,7 @@ func TestWavesOverrideAnnotationAloneReleasesAFrozenPush(t *testing.T) {
 
 	const reason = "INC-4712 annotation only"
 	patchSiteSync(t, ro.key, map[string]any{"metadata": map[string]any{"annotations": map[string]string{
-		gitopsv1alpha1.OverrideFreezeAnnotation: reason}}})
+		gitopsv1alpha1.OverrideFreezeAnnotation: src[:12] + " " + reason}}})
 	ro.waitRollout(t, func(g Gomega, st *gitopsv1alpha1.RolloutStatus) {
 		g.Expect(rolloutSite(g, st, "dev").State).To(Equal(gitopsv1alpha1.SitePublished), st.Message)
 	})

@@ -196,6 +196,9 @@ func TestWavesDegradedSiteHaltsAndIsRevertedWithTrailer(t *testing.T) {
 	bad, _ := siteStatus(ss, "dev")
 	badCommit := bad.RenderedCommit
 	history := suite.git.Log(t, ro.repo, gitops.DefaultTargetBranch)
+	g.Eventually(func(g Gomega) {
+		g.Expect(renderedEventOf(g, t, ro.ns, badCommit)).To(HaveSuffix(" for sites dev"), "wave one is dev alone")
+	}).WithTimeout(waitTimeout).Should(Succeed())
 
 	const msg = `Deployment "web" exceeded its progress deadline`
 	setAppStatus(t, ro.ns, "dev", appStatus("Synced", badCommit, "Degraded", msg))
@@ -214,6 +217,9 @@ func TestWavesDegradedSiteHaltsAndIsRevertedWithTrailer(t *testing.T) {
 	g.Expect(log[1].SHA).To(Equal(history[0].SHA), "the failed commit stays in the history")
 	dev, _ := renderedFile(t, ro.repo, "dev")
 	g.Expect(dev).To(Equal(ro.before["dev"]), "dev has its last healthy bytes back")
+	g.Eventually(func(g Gomega) {
+		g.Expect(renderedEventOf(g, t, ro.ns, log[0].SHA)).To(HaveSuffix(" for sites dev"), "the revert names dev")
+	}).WithTimeout(waitTimeout).Should(Succeed())
 	for _, c := range log {
 		if c.Trailer(gitops.TrailerSourceRevision) == src {
 			g.Expect(c.Trailer(gitops.TrailerSites)).NotTo(ContainSubstring("prod"), "prod never gets the halted revision")
@@ -259,7 +265,7 @@ func TestWavesFreezeHoldsAPushUntilTheOverride(t *testing.T) {
 
 	const reason = "INC-4711 hotfix approved by on-call"
 	patchSiteSync(t, ro.key, map[string]any{"metadata": map[string]any{"annotations": map[string]string{
-		gitopsv1alpha1.OverrideFreezeAnnotation: reason}}})
+		gitopsv1alpha1.OverrideFreezeAnnotation: src[:12] + " " + reason}}})
 	requestSync(t, ro.key, "override")
 	ro.waitRollout(t, func(g Gomega, st *gitopsv1alpha1.RolloutStatus) {
 		g.Expect(rolloutSite(g, st, "dev").State).To(Equal(gitopsv1alpha1.SitePublished), st.Message)

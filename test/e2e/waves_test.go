@@ -37,7 +37,8 @@ import (
 //     last healthy output is committed back (trailer Siteops-Revert-Of) and cluster A runs it again; a fix
 //     pushed to Git starts a new rollout that completes;
 //  3. a freeze window open now holds a push (no rendered commit, phase Frozen until the window's end) until
-//     `kubectl annotate sitesync sites siteops.dev/override-freeze=<reason>` publishes it (trailer, event).
+//     `kubectl annotate sitesync sites siteops.dev/override-freeze="<revision> <reason>"` publishes it
+//     (trailer, event).
 //
 // It runs beside other tests, on two site clusters of its own.
 func TestWavesDeliverSiteBySiteOnTheFleet(t *testing.T) {
@@ -182,7 +183,8 @@ onFailure: Revert
 	f.transcript("a push held by a freeze window")
 
 	const reason = "INC-4711 hotfix approved by on-call"
-	kubectl(t, "-n", f.namespace, "annotate", "sitesync", "sites", gitopsv1alpha1.OverrideFreezeAnnotation+"="+reason)
+	kubectl(t, "-n", f.namespace, "annotate", "sitesync", "sites",
+		gitopsv1alpha1.OverrideFreezeAnnotation+"="+short(held)+" "+reason)
 	waitRendered(t, f.bare, held)
 	overridden := f.renderedHead()
 	if msg := f.commitMessage(overridden); !strings.Contains(msg, gitops.TrailerFreezeOverride+": "+reason) {

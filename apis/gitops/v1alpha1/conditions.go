@@ -19,7 +19,8 @@ package v1alpha1
 // Condition types of a SiteSync, in the kstatus convention: Ready is the summary ("True" is good),
 // Reconciling and Stalled are abnormal-true ("True" means attention).
 const (
-	// ConditionReady is True when the last sync published every site; False says why not.
+	// ConditionReady is True when the last sync published every site; False says why not, including while a
+	// rollout of waves holds the newest source revision (Halted, Frozen, WaitingForApproval).
 	ConditionReady = "Ready"
 	// ConditionReconciling is True while the controller is still working towards Ready, for example retrying
 	// after a transient error.
@@ -86,11 +87,23 @@ const (
 	// synced and healthy at their rendered commit. status.sites[] says which, with Argo CD's message; a site
 	// that stays Pending is usually still syncing or progressing, a Degraded or OutOfSync one needs a look.
 	ReasonSitesNotDelivered = "SitesNotDelivered"
+	// ReasonRolloutHalted (Ready=False): a site failed at the newest source revision and halted its rollout
+	// (status.rollout, phase Halted); the revision is held from the later waves. The message names the
+	// revision and the site. Push a fix: a newer revision starts a new rollout.
+	ReasonRolloutHalted = "RolloutHalted"
+	// ReasonRolloutFrozen (Ready=False): a freeze window holds the newest source revision from the sites it
+	// changes (status.rollout, phase Frozen); the message names the revision and when the window closes. It
+	// passes by itself, or siteops.dev/override-freeze publishes that revision.
+	ReasonRolloutFrozen = "RolloutFrozen"
+	// ReasonWaitingForApproval (Ready=False): a wave of the newest source revision waits for its approval
+	// annotation (status.rollout, phase WaitingForApproval); the message names the revision and the annotation.
+	ReasonWaitingForApproval = "WaitingForApproval"
 )
 
 // Event reasons of the SiteSync controller; one event per visible action.
 const (
-	// EventRendered (Normal): a rendered commit was pushed to the target branch.
+	// EventRendered (Normal): a rendered commit was pushed to the target branch; the note names the sites whose
+	// folders it changed (rendered, reverted or removed).
 	EventRendered = "Rendered"
 	// EventSiteFailed (Warning): a site failed to render (newly, or again with new inputs).
 	EventSiteFailed = "SiteFailed"

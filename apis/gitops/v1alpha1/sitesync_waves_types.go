@@ -22,9 +22,10 @@ import (
 
 // Annotations that steer a rollout of waves.
 const (
-	// OverrideFreezeAnnotation publishes during a freeze window. Its value is the reason, which goes into an
-	// event and into the rendered commit's Siteops-Freeze-Override trailer. Remove it when the window may hold
-	// pushes again.
+	// OverrideFreezeAnnotation publishes one source revision during a freeze window:
+	// `siteops.dev/override-freeze: <revision> <reason>`, the revision as the full commit SHA or a prefix of at
+	// least 7 characters. The reason goes into an event and into the rendered commit's Siteops-Freeze-Override
+	// trailer. Any other revision stays held: the override does not carry over to the next push.
 	OverrideFreezeAnnotation = "siteops.dev/override-freeze"
 	// ApproveAnnotationPrefix followed by a wave's name approves that wave for one source revision:
 	// `siteops.dev/approve-<wave>: <revision>`, the full commit SHA or a prefix of at least 7 characters.
@@ -77,8 +78,8 @@ type RolloutSpec struct {
 	OnFailure OnFailure `json:"onFailure,omitempty"`
 
 	// Freeze windows hold every publish while one is open: rendering and status still run and say what
-	// waits and until when. The annotation siteops.dev/override-freeze publishes anyway. A revert is not
-	// held: it restores output that ran before.
+	// waits and until when. The annotation siteops.dev/override-freeze: <revision> <reason> publishes that
+	// revision anyway. A revert is not held: it restores output that ran before.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=20

@@ -137,7 +137,7 @@ func TestPlanFreeze(t *testing.T) {
 		t.Errorf("at the close: publish %v override %q", p.Publish, p.Override)
 	}
 	// The override publishes during the window, with its reason.
-	ann := map[string]string{gitopsv1alpha1.OverrideFreezeAnnotation: "INC-4711 hotfix"}
+	ann := map[string]string{gitopsv1alpha1.OverrideFreezeAnnotation: rev1[:12] + " INC-4711 hotfix"}
 	p = r.Plan(Input{Revision: rev1, Sites: fleet(), Previous: &frozen, Now: night.Add(2 * time.Hour), CanPublish: true,
 		Annotations: ann})
 	if strings.Join(p.Publish, ",") != "dev" || p.Override != "INC-4711 hotfix" {
@@ -171,5 +171,45 @@ func TestCompileRejectsWhatAdmissionCannotJudge(t *testing.T) {
 				t.Errorf("error %v, want it to name %s", err, tc.field)
 			}
 		})
+	}
+}
+
+// TestPlanFreezeOverrideIsForOneRevision: the override annotation, "<revision> <reason>", publishes only the
+// revision it names (the full SHA or a prefix of 7 or more); for any other revision, or without a reason, the
+// window holds and the message says what to annotate and why the annotation set does not count.
+func TestPlanFreezeOverrideIsForOneRevision(t *testing.T) {
+	spec := twoWaves()
+	spec.Freeze = []gitopsv1alpha1.FreezeWindow{{Schedule: "0 22 * * *", Duration: *dur(8 * time.Hour)}}
+	r := compile(t, spec)
+	night := time.Date(2026, 3, 2, 23, 0, 0, 0, time.UTC)
+	cases := []struct {
+		value, reason, why string
+	}{
+		{rev1 + " INC-1 hotfix", "INC-1 hotfix", ""},
+		{"  " + rev1[:7] + "   INC-1   hotfix ", "INC-1 hotfix", ""},
+		{rev2[:12] + " INC-1 hotfix", "", "is for another revision"},
+		{"INC-1 hotfix", "", "is for another revision"},
+		{rev1[:6] + " INC-1 hotfix", "", "is for another revision"},
+		{rev1[:12], "", "gives no reason"},
+	}
+	for _, tc := range cases {
+		ann := map[string]string{gitopsv1alpha1.OverrideFreezeAnnotation: tc.value}
+		p := r.Plan(Input{Revision: rev1, Sites: fleet(), Now: night, CanPublish: true, Annotations: ann})
+		if p.Override != tc.reason {
+			t.Errorf("%q: override %q, want %q", tc.value, p.Override, tc.reason)
+		}
+		if tc.reason != "" {
+			if strings.Join(p.Publish, ",") != "dev" {
+				t.Errorf("%q: publish %v, want dev", tc.value, p.Publish)
+			}
+			continue
+		}
+		if p.Status.Phase != gitopsv1alpha1.RolloutFrozen || len(p.Publish) != 0 {
+			t.Errorf("%q: phase %s publish %v, want Frozen and nothing", tc.value, p.Status.Phase, p.Publish)
+		}
+		hint := gitopsv1alpha1.OverrideFreezeAnnotation + `="` + rev1[:12] + ` <reason>"`
+		if !strings.Contains(p.Status.Message, hint) || !strings.Contains(p.Status.Message, tc.why) {
+			t.Errorf("%q: message %q lacks %q or %q", tc.value, p.Status.Message, hint, tc.why)
+		}
 	}
 }

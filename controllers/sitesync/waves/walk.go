@@ -57,17 +57,21 @@ func (p *planning) walk() {
 }
 
 // gate reports whether the wave's pending sites may be published now: no freeze window open (or the override
-// annotation set), and the wave approved for this revision where it asks for approval.
+// annotation set for this revision), and the wave approved for this revision where it asks for approval.
 func (p *planning) gate(w wave, pending []*gitopsv1alpha1.RolloutSite) bool {
 	st := &p.out.Status
 	st.Wave = w.name
 	if until := p.r.frozenUntil(p.in.Now); !until.IsZero() {
-		reason := strings.TrimSpace(p.in.Annotations[gitopsv1alpha1.OverrideFreezeAnnotation])
+		reason, why := freezeOverride(p.in.Annotations, p.in.Revision)
 		if reason == "" {
 			u := metav1.NewTime(until)
 			st.Phase, st.FrozenUntil = gitopsv1alpha1.RolloutFrozen, &u
-			st.Message = fmt.Sprintf("wave %s waits for the freeze window to close at %s (or the annotation %s)",
-				w.name, until.UTC().Format(time.RFC3339), gitopsv1alpha1.OverrideFreezeAnnotation)
+			st.Message = fmt.Sprintf("wave %s waits for the freeze window to close at %s (or the annotation "+
+				"%s=\"%s <reason>\")", w.name, until.UTC().Format(time.RFC3339), gitopsv1alpha1.OverrideFreezeAnnotation,
+				short(p.in.Revision))
+			if why != "" {
+				st.Message += "; " + why
+			}
 			waitFor(pending, "the freeze window closing at "+until.UTC().Format(time.RFC3339))
 			p.wakeAt(until)
 			if p.prev.Phase != gitopsv1alpha1.RolloutFrozen || p.prev.FrozenUntil == nil || !p.prev.FrozenUntil.Equal(&u) {

@@ -1,0 +1,45 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package sitesync
+
+import (
+	"fmt"
+
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/internal/kit"
+)
+
+// heldVerdict is Ready False while the rollout holds its revision (Halted, Frozen, WaitingForApproval): the
+// rendered branch and the sites may all be in order, but that revision is not published to every site it
+// changes. The message names the revision and what holds it; nil when nothing is held.
+func heldVerdict(ro *gitopsv1alpha1.RolloutStatus) *kit.Verdict {
+	if ro == nil {
+		return nil
+	}
+	var reason string
+	switch ro.Phase {
+	case gitopsv1alpha1.RolloutHalted:
+		reason = gitopsv1alpha1.ReasonRolloutHalted
+	case gitopsv1alpha1.RolloutFrozen:
+		reason = gitopsv1alpha1.ReasonRolloutFrozen
+	case gitopsv1alpha1.RolloutWaitingForApproval:
+		reason = gitopsv1alpha1.ReasonWaitingForApproval
+	default:
+		return nil
+	}
+	return kit.False(reason, fmt.Sprintf("%s is held (rollout %s): %s", short(ro.Revision), ro.Phase, ro.Message))
+}
