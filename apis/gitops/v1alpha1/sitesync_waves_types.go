@@ -83,6 +83,13 @@ type RolloutSpec struct {
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=20
 	Freeze []FreezeWindow `json:"freeze,omitempty"`
+
+	// AnalysisRunHistoryLimit is how many of the AnalysisRuns that spec.waves[].analysis creates are kept,
+	// newest first; the run of the wave being verified is always kept. Empty means 5.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	AnalysisRunHistoryLimit *int32 `json:"analysisRunHistoryLimit,omitempty"`
 }
 
 // Wave is a group of sites published together.
@@ -117,6 +124,11 @@ type Wave struct {
 	// siteops.dev/approve-<name>: <revision> for the revision being rolled out.
 	// +optional
 	RequireApproval bool `json:"requireApproval,omitempty"`
+
+	// Analysis verifies the wave with an Argo Rollouts AnalysisRun once its changed sites are Synced,
+	// Healthy and soaked; the next wave waits for the run to be Successful. Empty means no analysis.
+	// +optional
+	Analysis *WaveAnalysis `json:"analysis,omitempty"`
 }
 
 // FreezeWindow is a recurring period in which nothing is published.
@@ -162,6 +174,11 @@ const (
 	RolloutWaitingForApproval RolloutPhase = "WaitingForApproval"
 	// RolloutComplete: every site the revision changes runs it (Synced and Healthy, soaked).
 	RolloutComplete RolloutPhase = "Complete"
+	// RolloutAnalyzing: the current wave's sites are Synced, Healthy and soaked; its AnalysisRun runs.
+	RolloutAnalyzing RolloutPhase = "Analyzing"
+	// RolloutInconclusive: the current wave's AnalysisRun is Inconclusive; a person accepts or rejects it with
+	// the annotation the message names.
+	RolloutInconclusive RolloutPhase = "Inconclusive"
 )
 
 // SiteRolloutState says where one site is in the rollout.
@@ -183,7 +200,7 @@ const (
 
 // RolloutStatus is where the rollout of the newest source revision is, wave by wave.
 type RolloutStatus struct {
-	// Phase is Progressing, Soaking, Halted, Frozen, WaitingForApproval or Complete.
+	// Phase is Progressing, Soaking, Analyzing, Inconclusive, Halted, Frozen, WaitingForApproval or Complete.
 	// +optional
 	Phase RolloutPhase `json:"phase,omitempty"`
 	// Revision is the source revision being rolled out.
@@ -199,6 +216,9 @@ type RolloutStatus struct {
 	// FrozenUntil is when the open freeze window closes.
 	// +optional
 	FrozenUntil *metav1.Time `json:"frozenUntil,omitempty"`
+	// Analysis is the AnalysisRun of the wave being verified, or of the one whose analysis halted the rollout.
+	// +optional
+	Analysis *WaveAnalysisStatus `json:"analysis,omitempty"`
 	// Sites is each site's place in the rollout, sorted by name.
 	// +optional
 	// +listType=map

@@ -46,8 +46,10 @@ func (p *planning) walk() {
 			p.laterWavesWait(w)
 			return
 		}
-		if len(published) > 0 && p.prev.Revision == p.in.Revision && p.prev.Wave == w.name &&
-			(p.prev.Phase == gitopsv1alpha1.RolloutProgressing || p.prev.Phase == gitopsv1alpha1.RolloutSoaking) {
+		if len(published) > 0 && w.analysis && !p.analyzed(w, published) {
+			return
+		}
+		if len(published) > 0 && p.prev.Revision == p.in.Revision && p.prev.Wave == w.name && p.wasVerifying() {
 			p.event(false, gitopsv1alpha1.EventWaveFinished, fmt.Sprintf("wave %s: %s Synced, Healthy and soaked at %s",
 				w.name, names(published), short(p.in.Revision)))
 		}
