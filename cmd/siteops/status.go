@@ -23,10 +23,8 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/siteops/siteops/apis"
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
 
@@ -45,26 +43,9 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = *kubeconfig
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{})
-	cfg, err := cc.ClientConfig()
-	if err != nil {
-		return fmt.Errorf("loading kubeconfig: %w", err)
-	}
-	ns := *namespace
-	if ns == "" && !*all {
-		if ns, _, err = cc.Namespace(); err != nil {
-			return fmt.Errorf("reading the kubeconfig namespace: %w", err)
-		}
-	}
-	scheme, err := apis.NewScheme()
+	c, ns, err := connect(*kubeconfig, *namespace, *all)
 	if err != nil {
 		return err
-	}
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		return fmt.Errorf("connecting to the cluster: %w", err)
 	}
 	var items []gitopsv1alpha1.SiteSync
 	if fs.NArg() == 1 {
