@@ -44,4 +44,8 @@ const (
 	// ReasonAnalysisNotCreated (Stalled=True, Ready=False): a wave's AnalysisRun cannot be created from its
 	// templates (one is missing, or their metrics or arguments do not merge). It is tried again each interval.
 	ReasonAnalysisNotCreated = "AnalysisNotCreated"
+	// EventRolloutPaused (Normal): the annotation siteops.dev/pause-rollout was set; the note carries its reason.
+	EventRolloutPaused = "RolloutPaused"
+	// EventRolloutResumed (Normal): the annotation siteops.dev/pause-rollout was removed.
+	EventRolloutResumed = "RolloutResumed"
 )

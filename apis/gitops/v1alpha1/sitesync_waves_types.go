@@ -30,6 +30,10 @@ const (
 	// `siteops.dev/approve-<wave>: <revision>`, the full commit SHA or a prefix of at least 7 characters.
 	// Waves with requireApproval wait for it; the approval of an older revision does not count.
 	ApproveAnnotationPrefix = "siteops.dev/approve-"
+	// PauseRolloutAnnotation pauses the rollout: while it is set nothing new is published, to any wave;
+	// rendering, status, soaks, analysis and reverts go on. Its value is the reason, which goes into an event.
+	// Remove it (or run `siteops rollout resume`) to resume.
+	PauseRolloutAnnotation = "siteops.dev/pause-rollout"
 )
 
 // ImplicitWave is the name of the wave that holds the sites no wave of spec.waves names. It comes last.
@@ -179,6 +183,8 @@ const (
 	// RolloutInconclusive: the current wave's AnalysisRun is Inconclusive; a person accepts or rejects it with
 	// the annotation the message names.
 	RolloutInconclusive RolloutPhase = "Inconclusive"
+	// RolloutPaused: the annotation siteops.dev/pause-rollout holds the next publish until it is removed.
+	RolloutPaused RolloutPhase = "Paused"
 )
 
 // SiteRolloutState says where one site is in the rollout.
@@ -200,7 +206,8 @@ const (
 
 // RolloutStatus is where the rollout of the newest source revision is, wave by wave.
 type RolloutStatus struct {
-	// Phase is Progressing, Soaking, Analyzing, Inconclusive, Halted, Frozen, WaitingForApproval or Complete.
+	// Phase is Progressing, Soaking, Analyzing, Inconclusive, Paused, Halted, Frozen, WaitingForApproval or
+	// Complete.
 	// +optional
 	Phase RolloutPhase `json:"phase,omitempty"`
 	// Revision is the source revision being rolled out.
@@ -213,6 +220,9 @@ type RolloutStatus struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=2048
 	Message string `json:"message,omitempty"`
+	// Paused is true while the annotation siteops.dev/pause-rollout is set.
+	// +optional
+	Paused bool `json:"paused,omitempty"`
 	// FrozenUntil is when the open freeze window closes.
 	// +optional
 	FrozenUntil *metav1.Time `json:"frozenUntil,omitempty"`

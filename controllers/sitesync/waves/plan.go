@@ -115,6 +115,7 @@ func (r *Rollout) Plan(in Input) Plan {
 	}
 	p.out.Status.Revision = in.Revision
 	p.records()
+	p.pause()
 	if p.prev.Revision == in.Revision && p.prev.Phase == gitopsv1alpha1.RolloutHalted {
 		p.stayHalted()
 	} else {

@@ -58,11 +58,14 @@ func (p *planning) walk() {
 	p.out.Status.Message = fmt.Sprintf("every site %s changes runs it", short(p.in.Revision))
 }
 
-// gate reports whether the wave's pending sites may be published now: no freeze window open (or the override
-// annotation set), and the wave approved for this revision where it asks for approval.
+// gate reports whether the wave's pending sites may be published now: the rollout not paused, no freeze
+// window open (or the override annotation set), and the wave approved for this revision where it asks for it.
 func (p *planning) gate(w wave, pending []*gitopsv1alpha1.RolloutSite) bool {
 	st := &p.out.Status
 	st.Wave = w.name
+	if p.held(w, pending) {
+		return false
+	}
 	if until := p.r.frozenUntil(p.in.Now); !until.IsZero() {
 		reason := strings.TrimSpace(p.in.Annotations[gitopsv1alpha1.OverrideFreezeAnnotation])
 		if reason == "" {
