@@ -110,29 +110,30 @@ func (r *Reconciler) verifyWave(ctx context.Context, run *scope, plan *waves.Pla
 		return nil
 	}
 	if req := plan.Analyze; req != nil {
-		ar, err := r.createAnalysisRun(ctx, run, *req)
+		ar, created, err := r.createAnalysisRun(ctx, run, *req)
 		if err != nil {
 			return err
 		}
 		run.analysisRuns = append(run.analysisRuns, *ar)
 		run.obj.Status.Rollout.Analysis = analysisStatus(ar)
-		r.events().Normal(run.obj, gitopsv1alpha1.EventAnalysisStarted, "wave %s: analysis run %s of %s for %s",
-			req.Wave, ar.Name, short(plan.Status.Revision), strings.Join(req.Sites, ", "))
+		if created {
+			r.events().Normal(run.obj, gitopsv1alpha1.EventAnalysisStarted, "wave %s: analysis run %s of %s for %s",
+				req.Wave, ar.Name, short(plan.Status.Revision), strings.Join(req.Sites, ", "))
+		}
 	}
 	return r.pruneAnalysisRuns(ctx, run, plan.Status.Revision)
 }
 
 // createAnalysisRun builds the wave's run from its templates and arguments, owned by the SiteSync, and
-// creates it; a run of the same name (the same wave and revision) is taken as it is. A template that is
-// missing or does not merge stalls the SiteSync until the next interval.
+// creates it (created); a run of the same name (the same wave and revision, not yet in the cache) is taken as
+// it is. A template that is missing or does not merge stalls the SiteSync until the next interval.
 func (r *Reconciler) createAnalysisRun(ctx context.Context, run *scope, req waves.AnalysisRequest) (
-	*rolloutsv1alpha1.AnalysisRun, error) {
+	ar *rolloutsv1alpha1.AnalysisRun, created bool, err error) {
 	obj := run.obj
 	spec := waveAnalysis(obj, req.Wave)
 	var templates []*rolloutsv1alpha1.AnalysisTemplate
 	var clusterTemplates []*rolloutsv1alpha1.ClusterAnalysisTemplate
 	for _, ref := range spec.Templates {
-		var err error
 		if ref.ClusterScope {
 			t := &rolloutsv1alpha1.ClusterAnalysisTemplate{}
 			err = r.APIReader.Get(ctx, client.ObjectKey{Name: ref.TemplateName}, t)
@@ -143,34 +144,35 @@ func (r *Reconciler) createAnalysisRun(ctx context.Context, run *scope, req wave
 			templates = append(templates, t)
 		}
 		if apierrors.IsNotFound(err) {
-			return nil, kit.Stall(gitopsv1alpha1.ReasonAnalysisNotCreated,
+			return nil, false, kit.Stall(gitopsv1alpha1.ReasonAnalysisNotCreated,
 				fmt.Errorf("wave %s: analysis template %s not found", req.Wave, templateRef(ref)))
 		}
 		if err != nil {
-			return nil, fmt.Errorf("reading analysis template %s: %w", templateRef(ref), err)
+			return nil, false, fmt.Errorf("reading analysis template %s: %w", templateRef(ref), err)
 		}
 	}
 	revision := obj.Status.Rollout.Revision
 	labels := kit.InheritShard(obj, map[string]string{gitopsv1alpha1.LabelSiteSync: obj.Name,
 		gitopsv1alpha1.LabelWave: req.Wave, gitopsv1alpha1.LabelRevision: revisionLabel(revision)})
-	ar, err := analysisutil.NewAnalysisRunFromTemplates(templates, clusterTemplates,
+	ar, err = analysisutil.NewAnalysisRunFromTemplates(templates, clusterTemplates,
 		analysisArgs(obj, spec, req, revision), nil, nil, labels, nil, analysisRunName(obj.Name, req.Wave, revision), "",
 		obj.Namespace)
 	if err != nil {
-		return nil, kit.Stall(gitopsv1alpha1.ReasonAnalysisNotCreated,
+		return nil, false, kit.Stall(gitopsv1alpha1.ReasonAnalysisNotCreated,
 			fmt.Errorf("wave %s: building the AnalysisRun: %w", req.Wave, err))
 	}
 	if err := controllerutil.SetControllerReference(obj, ar, r.Scheme); err != nil {
-		return nil, fmt.Errorf("owning AnalysisRun %s: %w", ar.Name, err)
+		return nil, false, fmt.Errorf("owning AnalysisRun %s: %w", ar.Name, err)
 	}
 	err = r.Create(ctx, ar)
+	created = err == nil
 	if apierrors.IsAlreadyExists(err) {
 		err = r.APIReader.Get(ctx, client.ObjectKeyFromObject(ar), ar)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("creating AnalysisRun %s: %w", ar.Name, err)
+		return nil, false, fmt.Errorf("creating AnalysisRun %s: %w", ar.Name, err)
 	}
-	return ar, nil
+	return ar, created, nil
 }
 
 // waveAnalysis is spec.waves[].analysis of the wave named name.
