@@ -137,8 +137,11 @@ onFailure: Revert
 	if got := onSite(b, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
 		t.Fatalf("cluster %s release %q, want 2", b, got)
 	}
-	t.Logf("analysis of wave first: AnalysisStarted at %s, wave unlisted started at %s",
-		f.eventTime(gitopsv1alpha1.EventAnalysisStarted, "wave first"),
+	t.Logf("analysis of wave first: AnalysisStarted at %s, run started at %s, measured at %s, "+
+		"wave unlisted started at %s", f.eventTime(gitopsv1alpha1.EventAnalysisStarted, "wave first"),
+		jsonpath("-n", f.namespace, "get", "analysisrun", run, "-o", "jsonpath={.status.startedAt}"),
+		jsonpath("-n", f.namespace, "get", "analysisrun", run, "-o",
+			"jsonpath={.status.metricResults[0].measurements[0].finishedAt}"),
 		f.eventTime(gitopsv1alpha1.EventWaveStarted, "wave unlisted: committing "+release2[:12]))
 	f.transcript("wave first verified, both waves delivered")
 
