@@ -19,6 +19,7 @@ package waves
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
@@ -30,6 +31,10 @@ const (
 	analysisError        = "Error"
 	analysisInconclusive = "Inconclusive"
 )
+
+// maxDescription bounds what a halt or Inconclusive message says of a run, so status.rollout.message stays
+// within its 2048 characters whatever the run's metrics and messages.
+const maxDescription = 1200
 
 // AnalysisRequest asks the controller for the AnalysisRun of a wave.
 type AnalysisRequest struct {
@@ -142,6 +147,13 @@ func describeAnalysis(a *gitopsv1alpha1.WaveAnalysisStatus) string {
 	}
 	if len(metrics) > 0 {
 		out += ": " + strings.Join(metrics, "; ")
+	}
+	if len(out) > maxDescription {
+		cut := maxDescription
+		for cut > 0 && !utf8.RuneStart(out[cut]) {
+			cut--
+		}
+		out = out[:cut] + " ..."
 	}
 	return out
 }

@@ -17,10 +17,12 @@ limitations under the License.
 package waves
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
@@ -159,5 +161,25 @@ func TestPlanAnalysisHaltStays(t *testing.T) {
 	if later.Status.Phase != gitopsv1alpha1.RolloutHalted || len(later.Events) != 0 || len(later.Publish) != 0 ||
 		later.Status.Analysis == nil || later.Status.Message != halted.Status.Message {
 		t.Errorf("halt does not stay: %+v events %v publish %v", later.Status, later.Events, later.Publish)
+	}
+}
+
+// TestPlanAnalysisMessageFitsStatus: a Failed run with twenty failing metrics and long messages halts with a
+// message status.rollout.message can hold (2048 characters).
+func TestPlanAnalysisMessageFitsStatus(t *testing.T) {
+	r := compile(t, analyzedWaves(gitopsv1alpha1.OnFailureHalt))
+	prev := r.Plan(Input{Revision: rev1, Sites: fleet(), Now: t0, CanPublish: true}).Status
+	run := canaryRun(analysisFailed)
+	run["canary"].Message = strings.Repeat("é", 1000)
+	for i := range 20 {
+		run["canary"].Metrics = append(run["canary"].Metrics, gitopsv1alpha1.AnalysisMetricStatus{
+			Name: fmt.Sprintf("metric-%d", i), Phase: analysisFailed, Message: strings.Repeat("x", 1024)})
+	}
+	p := r.Plan(Input{Revision: rev1, Sites: devAt("Delivered", t0.Add(time.Minute), ""), Previous: &prev,
+		Analysis: run, Now: t0.Add(12 * time.Minute), CanPublish: true})
+	if p.Status.Phase != gitopsv1alpha1.RolloutHalted || len(p.Status.Message) > 2048 ||
+		!utf8.ValidString(p.Status.Message) {
+		t.Errorf("phase %s, message of %d bytes (valid UTF-8: %v)", p.Status.Phase, len(p.Status.Message),
+			utf8.ValidString(p.Status.Message))
 	}
 }
