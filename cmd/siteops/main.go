@@ -27,6 +27,7 @@ limitations under the License.
 //	siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]
 //	siteops sites [--repo DIR] [--since REV]
 //	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
+//	siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
 //	siteops version
 package main
 
@@ -57,6 +58,7 @@ Usage:
   siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]
   siteops sites [--repo DIR] [--since REV]
   siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
+  siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
   siteops version
 
 Run "siteops <command> -h" for the flags of a command.
@@ -99,6 +101,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runSites(args[1:], stdout, stderr)
 	case "status":
 		err = runStatus(ctx, args[1:], stdout, stderr)
+	case "rollout":
+		err = runRollout(ctx, args[1:], stdout, stderr)
 	case "version":
 		err = runVersion(stdout)
 	case "help", "-h", "--help":

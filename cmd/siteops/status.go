@@ -18,22 +18,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/siteops/siteops/apis"
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
-
-// errNoKubeconfig is the error of status when neither --kubeconfig, $KUBECONFIG nor ~/.kube/config gives a
-// cluster.
-var errNoKubeconfig = errors.New("no kubeconfig: set KUBECONFIG or --kubeconfig")
 
 // runStatus prints the SiteSyncs of a namespace (or one of them): revisions, conditions, one row per site
 // (rendered commit, Argo CD's synced revision, sync status and health, since when) and the manager
@@ -52,29 +45,9 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case *all && fs.NArg() == 1:
 		return usageError{"-A lists the SiteSyncs of every namespace: give no NAME with it"}
 	}
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = *kubeconfig
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{})
-	cfg, err := cc.ClientConfig()
-	if clientcmd.IsEmptyConfig(err) { // client-go's message would point at the deprecated KUBERNETES_MASTER
-		return errNoKubeconfig
-	}
-	if err != nil {
-		return fmt.Errorf("loading kubeconfig: %w", err)
-	}
-	ns := *namespace
-	if ns == "" && !*all {
-		if ns, _, err = cc.Namespace(); err != nil {
-			return fmt.Errorf("reading the kubeconfig namespace: %w", err)
-		}
-	}
-	scheme, err := apis.NewScheme()
+	c, ns, err := connect(*kubeconfig, *namespace, *all)
 	if err != nil {
 		return err
-	}
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		return fmt.Errorf("connecting to the cluster: %w", err)
 	}
 	var items []gitopsv1alpha1.SiteSync
 	if fs.NArg() == 1 {

@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"time"
 
+	rolloutsv1alpha1 "github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -80,6 +81,8 @@ type Reconciler struct {
 	applications     client.Reader
 	// refreshed remembers which Applications were asked to refresh for which rendered head.
 	refreshed *refreshTracker
+	// analysisObserved is set at setup when the cluster serves Argo Rollouts' AnalysisRun kind (analysis.go).
+	analysisObserved bool
 }
 
 // +kubebuilder:rbac:groups=gitops.siteops.dev,resources=sitesyncs,verbs=get;list;watch;patch
@@ -113,6 +116,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	} else {
 		mgr.GetLogger().WithName("sitesync").Info("Argo CD's Application kind is not served: " +
 			"site delivery is not observed; restart the manager after installing Argo CD")
+	}
+	if b, err = r.watchAnalysisRuns(b, mgr.GetRESTMapper()); err != nil {
+		return err
 	}
 	return kit.Complete(r.Complete, b, controller.Options{}, &gitopsv1alpha1.SiteSyncList{}, r)
 }
@@ -166,6 +172,8 @@ type scope struct {
 	// rollout is the compiled spec.waves/spec.freeze (nil without them) and plan the sync's plan (rollout.go).
 	rollout *waves.Rollout
 	plan    *waves.Plan
+	// analysisRuns are the SiteSync's AnalysisRuns, read once (analysis.go); nil until read.
+	analysisRuns []rolloutsv1alpha1.AnalysisRun
 }
 
 // Reconcile syncs one SiteSync: read credentials, sync (when due), record the result, emit events, observe
@@ -188,7 +196,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	steps := []kit.Step[*scope]{{Name: "credentials", Run: r.readCredentials},
 		{Name: "rollout-spec", Run: r.compileRollout}}
 	due, wait := syncDue(obj, r.Clock.Now())
-	if due || r.rolloutDue(obj) {
+	if due || r.rolloutDue(ctx, run) {
 		run.RequeueAfter(jittered(interval(obj), r.random()))
 		steps = append(steps,
 			kit.Step[*scope]{Name: "sync", Run: r.runSync},

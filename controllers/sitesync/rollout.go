@@ -21,6 +21,8 @@ import (
 	"slices"
 	"time"
 
+	rolloutsv1alpha1 "github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
+
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/controllers/sitesync/waves"
 	"github.com/siteops/siteops/gitops"
@@ -33,7 +35,7 @@ const actionDueDelay = time.Second
 
 // compileRollout reads spec.waves and spec.freeze; a schedule, time zone or site pattern that cannot be read
 // stalls the SiteSync. Without a rollout spec nothing changes: every rendered site is published.
-func (r *Reconciler) compileRollout(_ context.Context, run *scope) error {
+func (r *Reconciler) compileRollout(ctx context.Context, run *scope) error {
 	if !waves.Enabled(run.obj.Spec.RolloutSpec) {
 		run.obj.Status.Rollout = nil
 		return nil
@@ -43,7 +45,7 @@ func (r *Reconciler) compileRollout(_ context.Context, run *scope) error {
 		return kit.Stall(gitopsv1alpha1.ReasonInvalidRollout, err)
 	}
 	run.rollout = rollout
-	return nil
+	return r.loadAnalysisRuns(ctx, run)
 }
 
 // gate is the sync's gitops.PublishGate for a rollout: it plans on the status as read, the sites the new
@@ -69,6 +71,7 @@ func (r *Reconciler) gate(run *scope) gitops.PublishGate {
 		plan := run.rollout.Plan(waves.Input{
 			Revision: in.SourceRevision, Sites: sites,
 			Previous: run.before.Rollout, Annotations: run.obj.GetAnnotations(), Now: r.Clock.Now(), CanPublish: true,
+			Analysis: analysesOf(run.analysisRuns, in.SourceRevision),
 		})
 		run.plan = &plan
 		dec := gitops.GateDecision{Publish: plan.Publish}
@@ -87,7 +90,7 @@ func (r *Reconciler) gate(run *scope) gitops.PublishGate {
 // fresh delivery state without publishing (a site turned Degraded halts at once, a soak ends), records that,
 // emits the rollout's events and asks to be woken when the plan says, or at once when a publish or revert is
 // due (the next reconcile syncs).
-func (r *Reconciler) reconcileRollout(_ context.Context, run *scope) error {
+func (r *Reconciler) reconcileRollout(ctx context.Context, run *scope) error {
 	if run.rollout == nil {
 		return nil
 	}
@@ -96,18 +99,20 @@ func (r *Reconciler) reconcileRollout(_ context.Context, run *scope) error {
 		st.Rollout = &run.plan.Status
 		r.emitRolloutEvents(run, run.plan.Events)
 	}
-	plan := r.dryPlan(run.rollout, run.obj)
+	plan := r.dryPlan(run.rollout, run.obj, run.analysisRuns)
 	st.Rollout = &plan.Status
 	r.emitRolloutEvents(run, plan.Events)
 	if plan.ActionDue {
 		run.RequeueAfter(actionDueDelay)
 	}
 	run.RequeueAfter(plan.WakeAfter)
-	return nil
+	return r.verifyWave(ctx, run, &plan)
 }
 
-// dryPlan plans on obj's status without publishing: the sites its rollout holds pending count as changed.
-func (r *Reconciler) dryPlan(rollout *waves.Rollout, obj *gitopsv1alpha1.SiteSync) waves.Plan {
+// dryPlan plans on obj's status and its AnalysisRuns without publishing: the sites its rollout holds pending
+// count as changed.
+func (r *Reconciler) dryPlan(rollout *waves.Rollout, obj *gitopsv1alpha1.SiteSync,
+	runs []rolloutsv1alpha1.AnalysisRun) waves.Plan {
 	st := obj.Status
 	pending := map[string]bool{}
 	revision := st.SourceRevision
@@ -119,19 +124,22 @@ func (r *Reconciler) dryPlan(rollout *waves.Rollout, obj *gitopsv1alpha1.SiteSyn
 	}
 	return rollout.Plan(waves.Input{Revision: revision,
 		Sites:    planSites(st.Sites, func(s string) bool { return pending[s] }),
-		Previous: st.Rollout, Annotations: obj.GetAnnotations(), Now: r.Clock.Now()})
+		Previous: st.Rollout, Annotations: obj.GetAnnotations(), Now: r.Clock.Now(),
+		Analysis: analysesOf(runs, revision)})
 }
 
-// rolloutDue reports whether obj's rollout has a publish or revert due now, so this reconcile syncs.
-func (r *Reconciler) rolloutDue(obj *gitopsv1alpha1.SiteSync) bool {
+// rolloutDue reports whether the rollout has a publish or revert due now, so this reconcile syncs. AnalysisRuns
+// that cannot be read count as none; the rollout step reads them again and reports the error.
+func (r *Reconciler) rolloutDue(ctx context.Context, run *scope) bool {
+	obj := run.obj
 	if !waves.Enabled(obj.Spec.RolloutSpec) || obj.Status.Rollout == nil {
 		return false
 	}
 	rollout, err := waves.Compile(obj.Spec.RolloutSpec)
-	if err != nil {
+	if err != nil || r.loadAnalysisRuns(ctx, run) != nil {
 		return false
 	}
-	plan := r.dryPlan(rollout, obj)
+	plan := r.dryPlan(rollout, obj, run.analysisRuns)
 	return plan.ActionDue
 }
 

@@ -123,8 +123,15 @@ func startSuite() error {
 	logger := funcr.New(suite.logs.write, funcr.Options{Verbosity: 10})
 	logf.SetLogger(logger)
 
-	// Argo CD's Application kind is served (a minimal CRD), so the controller observes delivery.
-	env, err := testenv.Start(testenv.Options{CRDPaths: []string{applicationCRD(), applicationSetCRD()}})
+	// Argo CD's Application kind is served (a minimal CRD), so the controller observes delivery; Argo
+	// Rollouts' analysis kinds are served too, so waves are verified by AnalysisRuns (no analysis controller
+	// runs here: the tests set a run's phase themselves).
+	analysis, err := testenv.ArgoRolloutsAnalysisCRDs()
+	if err != nil {
+		return err
+	}
+	env, err := testenv.Start(testenv.Options{CRDPaths: append([]string{applicationCRD(), applicationSetCRD()},
+		analysis...)})
 	if err != nil {
 		return err
 	}

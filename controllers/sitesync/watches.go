@@ -41,9 +41,11 @@ func requestedAtChanged() predicate.Predicate {
 }
 
 // rolloutAnnotationsChanged passes updates that change an annotation steering a rollout of waves: the freeze
-// override (siteops.dev/override-freeze) or an approval (siteops.dev/approve-<wave>). docs/waves.md tells people to
-// `kubectl annotate` them; neither changes the generation, and the rollout waiting for one may otherwise sleep
-// until its freeze window closes.
+// override (siteops.dev/override-freeze), the pause (siteops.dev/pause-rollout), an approval
+// (siteops.dev/approve-<wave>), or the acceptance or rejection of an Inconclusive analysis
+// (siteops.dev/accept-analysis-<wave>, reject-analysis-<wave>). docs/waves.md tells people to `kubectl
+// annotate` them; none changes the generation, and the rollout waiting for one may otherwise sleep until its
+// freeze window closes.
 func rolloutAnnotationsChanged() predicate.Predicate {
 	return predicate.Funcs{
 		UpdateFunc: func(e event.UpdateEvent) bool {
@@ -55,11 +57,15 @@ func rolloutAnnotationsChanged() predicate.Predicate {
 	}
 }
 
-// rolloutAnnotations is the override and approval annotations of a, one "key=value" a line, sorted by key.
+// rolloutAnnotations is the override, pause, approval and analysis annotations of a, one "key=value" a line, sorted
+// by key.
 func rolloutAnnotations(a map[string]string) string {
 	var lines []string
 	for k, v := range a {
-		if k == gitopsv1alpha1.OverrideFreezeAnnotation || strings.HasPrefix(k, gitopsv1alpha1.ApproveAnnotationPrefix) {
+		if k == gitopsv1alpha1.OverrideFreezeAnnotation || k == gitopsv1alpha1.PauseRolloutAnnotation ||
+			strings.HasPrefix(k, gitopsv1alpha1.ApproveAnnotationPrefix) ||
+			strings.HasPrefix(k, gitopsv1alpha1.AcceptAnalysisAnnotationPrefix) ||
+			strings.HasPrefix(k, gitopsv1alpha1.RejectAnalysisAnnotationPrefix) {
 			lines = append(lines, k+"="+v)
 		}
 	}

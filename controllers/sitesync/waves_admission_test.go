@@ -22,22 +22,29 @@ import (
 
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
 
-// TestWavesAdmissionAcceptsGlobsSchedulesAndZones: waves with names and globs, a soak, an approval gate, a
-// progress deadline, Revert and freeze windows in UTC and Europe/Berlin pass admission, so the rejections of
-// the matrix (sitesynctest.InvalidSiteSyncs) are due to their one bad field.
+// TestWavesAdmissionAcceptsGlobsSchedulesAndZones: waves with names and globs, a soak, an approval gate, an
+// analysis of two templates with an argument and its run history limit, a progress deadline, Revert and
+// freeze windows in UTC and Europe/Berlin pass admission, so the rejections of the matrix
+// (sitesynctest.InvalidSiteSyncs) are due to their one bad field.
 func TestWavesAdmissionAcceptsGlobsSchedulesAndZones(t *testing.T) {
 	useSuite(t)
 	g := NewWithT(t)
 	ss := validSiteSync(newNamespace(t))
 	ss.Spec.Waves = []gitopsv1alpha1.Wave{
 		{Name: "canary", Sites: []string{"dev"}, Soak: &metav1.Duration{Duration: 10 * time.Minute}},
-		{Name: "edge", Sites: []string{"edge-*", "eu-[ab]", "eu-[^c]x", "site-?"}, RequireApproval: true},
+		{Name: "edge", Sites: []string{"edge-*", "eu-[ab]", "eu-[^c]x", "site-?"}, RequireApproval: true,
+			Analysis: &gitopsv1alpha1.WaveAnalysis{
+				Templates: []gitopsv1alpha1.AnalysisTemplateRef{{TemplateName: "error-rate"},
+					{TemplateName: "slo.latency", ClusterScope: true}},
+				Args: []gitopsv1alpha1.AnalysisArgument{{Name: "threshold", Value: "0.01"}}}},
 	}
+	ss.Spec.AnalysisRunHistoryLimit = ptr.To[int32](3)
 	ss.Spec.ProgressDeadline = &metav1.Duration{Duration: 15 * time.Minute}
 	ss.Spec.OnFailure = gitopsv1alpha1.OnFailureRevert
 	ss.Spec.Freeze = []gitopsv1alpha1.FreezeWindow{
@@ -49,4 +56,5 @@ func TestWavesAdmissionAcceptsGlobsSchedulesAndZones(t *testing.T) {
 	g.Expect(suite.k8s.Create(t.Context(), ss, client.DryRunAll)).To(Succeed())
 	g.Expect(ss.Spec.Waves).To(HaveLen(2))
 	g.Expect(ss.Spec.Freeze[0].TimeZone).To(Equal("Europe/Berlin"))
+	g.Expect(ss.Spec.Waves[1].Analysis.Templates).To(HaveLen(2))
 }

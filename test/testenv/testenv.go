@@ -121,6 +121,17 @@ func assetsDir(root string) (string, error) {
 // ArgoRolloutsCRDs returns the CRD files of Argo Rollouts' Rollout and AnalysisRun, read from the module cache
 // copy of github.com/argoproj/argo-rollouts that go.mod requires (nothing is downloaded or committed).
 func ArgoRolloutsCRDs() ([]string, error) {
+	return argoRolloutsCRDs("rollout-crd.yaml", "analysis-run-crd.yaml")
+}
+
+// ArgoRolloutsAnalysisCRDs returns the CRD files of Argo Rollouts' AnalysisRun, AnalysisTemplate and
+// ClusterAnalysisTemplate, read as ArgoRolloutsCRDs reads its files.
+func ArgoRolloutsAnalysisCRDs() ([]string, error) {
+	return argoRolloutsCRDs("analysis-run-crd.yaml", "analysis-template-crd.yaml", "cluster-analysis-template-crd.yaml")
+}
+
+// argoRolloutsCRDs are the paths of the named files of the argo-rollouts module's manifests/crds.
+func argoRolloutsCRDs(files ...string) ([]string, error) {
 	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/argoproj/argo-rollouts")
 	cmd.Dir = RepoRoot()
 	out, err := cmd.Output()
@@ -128,5 +139,9 @@ func ArgoRolloutsCRDs() ([]string, error) {
 		return nil, fmt.Errorf("locating the argo-rollouts module with go list -m: %w", err)
 	}
 	dir := filepath.Join(strings.TrimSpace(string(out)), "manifests", "crds")
-	return []string{filepath.Join(dir, "rollout-crd.yaml"), filepath.Join(dir, "analysis-run-crd.yaml")}, nil
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = filepath.Join(dir, f)
+	}
+	return paths, nil
 }

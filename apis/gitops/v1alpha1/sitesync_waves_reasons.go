@@ -36,4 +36,16 @@ const (
 	// ReasonInvalidRollout (Stalled=True, Ready=False): a freeze window's schedule or time zone, or a wave's
 	// site pattern, cannot be read. Nothing is published until spec.freeze or spec.waves is fixed.
 	ReasonInvalidRollout = "InvalidRollout"
+	// EventAnalysisStarted (Normal): a wave's AnalysisRun was created; the note names the run.
+	EventAnalysisStarted = "AnalysisStarted"
+	// EventAnalysisInconclusive (Warning): a wave's AnalysisRun is Inconclusive; the note says which annotation
+	// accepts or rejects it.
+	EventAnalysisInconclusive = "AnalysisInconclusive"
+	// ReasonAnalysisNotCreated (Stalled=True, Ready=False): a wave's AnalysisRun cannot be created from its
+	// templates (one is missing, or their metrics or arguments do not merge). It is tried again each interval.
+	ReasonAnalysisNotCreated = "AnalysisNotCreated"
+	// EventRolloutPaused (Normal): the annotation siteops.dev/pause-rollout was set; the note carries its reason.
+	EventRolloutPaused = "RolloutPaused"
+	// EventRolloutResumed (Normal): the annotation siteops.dev/pause-rollout was removed.
+	EventRolloutResumed = "RolloutResumed"
 )

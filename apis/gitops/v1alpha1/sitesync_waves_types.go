@@ -31,6 +31,10 @@ const (
 	// `siteops.dev/approve-<wave>: <revision>`, the full commit SHA or a prefix of at least 7 characters.
 	// Waves with requireApproval wait for it; the approval of an older revision does not count.
 	ApproveAnnotationPrefix = "siteops.dev/approve-"
+	// PauseRolloutAnnotation pauses the rollout: while it is set nothing new is published, to any wave;
+	// rendering, status, soaks, analysis and reverts go on. Its value is the reason, which goes into an event.
+	// Remove it (or run `siteops rollout resume`) to resume.
+	PauseRolloutAnnotation = "siteops.dev/pause-rollout"
 )
 
 // ImplicitWave is the name of the wave that holds the sites no wave of spec.waves names. It comes last.
@@ -84,6 +88,13 @@ type RolloutSpec struct {
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=20
 	Freeze []FreezeWindow `json:"freeze,omitempty"`
+
+	// AnalysisRunHistoryLimit is how many of the AnalysisRuns that spec.waves[].analysis creates are kept,
+	// newest first; the run of the wave being verified is always kept. Empty means 5.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	AnalysisRunHistoryLimit *int32 `json:"analysisRunHistoryLimit,omitempty"`
 }
 
 // Wave is a group of sites published together.
@@ -118,6 +129,11 @@ type Wave struct {
 	// siteops.dev/approve-<name>: <revision> for the revision being rolled out.
 	// +optional
 	RequireApproval bool `json:"requireApproval,omitempty"`
+
+	// Analysis verifies the wave with an Argo Rollouts AnalysisRun once its changed sites are Synced,
+	// Healthy and soaked; the next wave waits for the run to be Successful. Empty means no analysis.
+	// +optional
+	Analysis *WaveAnalysis `json:"analysis,omitempty"`
 }
 
 // FreezeWindow is a recurring period in which nothing is published.
@@ -163,6 +179,13 @@ const (
 	RolloutWaitingForApproval RolloutPhase = "WaitingForApproval"
 	// RolloutComplete: every site the revision changes runs it (Synced and Healthy, soaked).
 	RolloutComplete RolloutPhase = "Complete"
+	// RolloutAnalyzing: the current wave's sites are Synced, Healthy and soaked; its AnalysisRun runs.
+	RolloutAnalyzing RolloutPhase = "Analyzing"
+	// RolloutInconclusive: the current wave's AnalysisRun is Inconclusive; a person accepts or rejects it with
+	// the annotation the message names.
+	RolloutInconclusive RolloutPhase = "Inconclusive"
+	// RolloutPaused: the annotation siteops.dev/pause-rollout holds the next publish until it is removed.
+	RolloutPaused RolloutPhase = "Paused"
 )
 
 // SiteRolloutState says where one site is in the rollout.
@@ -184,7 +207,8 @@ const (
 
 // RolloutStatus is where the rollout of the newest source revision is, wave by wave.
 type RolloutStatus struct {
-	// Phase is Progressing, Soaking, Halted, Frozen, WaitingForApproval or Complete.
+	// Phase is Progressing, Soaking, Analyzing, Inconclusive, Paused, Halted, Frozen, WaitingForApproval or
+	// Complete.
 	// +optional
 	Phase RolloutPhase `json:"phase,omitempty"`
 	// Revision is the source revision being rolled out.
@@ -197,9 +221,15 @@ type RolloutStatus struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=2048
 	Message string `json:"message,omitempty"`
+	// Paused is true while the annotation siteops.dev/pause-rollout is set.
+	// +optional
+	Paused bool `json:"paused,omitempty"`
 	// FrozenUntil is when the open freeze window closes.
 	// +optional
 	FrozenUntil *metav1.Time `json:"frozenUntil,omitempty"`
+	// Analysis is the AnalysisRun of the wave being verified, or of the one whose analysis halted the rollout.
+	// +optional
+	Analysis *WaveAnalysisStatus `json:"analysis,omitempty"`
 	// Sites is each site's place in the rollout, sorted by name.
 	// +optional
 	// +listType=map

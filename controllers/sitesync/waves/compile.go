@@ -42,6 +42,8 @@ type wave struct {
 	patterns []string
 	soak     time.Duration
 	approval bool
+	// analysis is true when the wave is verified by an AnalysisRun (spec.waves[].analysis).
+	analysis bool
 }
 
 type window struct {
@@ -67,7 +69,8 @@ func Compile(spec gitopsv1alpha1.RolloutSpec) (*Rollout, error) {
 	}
 	var errs []error
 	for i, w := range spec.Waves {
-		cw := wave{name: w.Name, patterns: slices.Clone(w.Sites), approval: w.RequireApproval}
+		cw := wave{name: w.Name, patterns: slices.Clone(w.Sites), approval: w.RequireApproval,
+			analysis: w.Analysis != nil}
 		if w.Soak != nil {
 			cw.soak = w.Soak.Duration
 		}

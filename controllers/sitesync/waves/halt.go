@@ -44,17 +44,26 @@ func (p *planning) failures(w wave) map[*gitopsv1alpha1.RolloutSite]string {
 // halt stops the rollout at wave w for the failed sites: they are Halted (or reverted, with onFailure
 // Revert), and every pending site waits for a newer revision.
 func (p *planning) halt(w wave, failed map[*gitopsv1alpha1.RolloutSite]string) {
-	st := &p.out.Status
-	st.Phase, st.Wave = gitopsv1alpha1.RolloutHalted, w.name
 	var why []string
 	for _, rec := range p.members(w.name, gitopsv1alpha1.SitePublished) {
 		if msg, ok := failed[rec]; ok {
-			rec.State, rec.WaitingFor = gitopsv1alpha1.SiteHalted, msg
 			why = append(why, msg)
 		}
 	}
-	st.Message = fmt.Sprintf("halted at wave %s: %s; later waves do not get %s, push a fix", w.name,
-		strings.Join(why, "; "), short(p.in.Revision))
+	p.haltWith(w, failed, strings.Join(why, "; "))
+}
+
+// haltWith halts the rollout at wave w for the failed sites, saying why in the status and the event.
+func (p *planning) haltWith(w wave, failed map[*gitopsv1alpha1.RolloutSite]string, why string) {
+	st := &p.out.Status
+	st.Phase, st.Wave = gitopsv1alpha1.RolloutHalted, w.name
+	for _, rec := range p.members(w.name, gitopsv1alpha1.SitePublished) {
+		if msg, ok := failed[rec]; ok {
+			rec.State, rec.WaitingFor = gitopsv1alpha1.SiteHalted, msg
+		}
+	}
+	st.Message = fmt.Sprintf("halted at wave %s: %s; later waves do not get %s, push a fix", w.name, why,
+		short(p.in.Revision))
 	p.event(true, gitopsv1alpha1.EventRolloutHalted, st.Message)
 	p.haltedSites()
 }

@@ -54,6 +54,8 @@ type Input struct {
 	// CanPublish is true when a sync carries out the plan this round; otherwise a due publish or revert is
 	// only reported (Plan.ActionDue) and the sites stay as they are.
 	CanPublish bool
+	// Analysis is the AnalysisRun of each wave for Revision, by wave name; a wave without one has none yet.
+	Analysis map[string]*gitopsv1alpha1.WaveAnalysisStatus
 }
 
 // Revert restores a failed site's last healthy output.
@@ -85,6 +87,9 @@ type Plan struct {
 	// zero when nothing is timed.
 	WakeAfter time.Duration
 	Events    []Event
+	// Analyze asks for the AnalysisRun of a wave whose sites are Synced, Healthy and soaked; nil when none is
+	// due.
+	Analyze *AnalysisRequest
 }
 
 // planning is one Plan call's working state.
@@ -110,6 +115,7 @@ func (r *Rollout) Plan(in Input) Plan {
 	}
 	p.out.Status.Revision = in.Revision
 	p.records()
+	p.pause()
 	if p.prev.Revision == in.Revision && p.prev.Phase == gitopsv1alpha1.RolloutHalted {
 		p.stayHalted()
 	} else {
@@ -175,6 +181,7 @@ func (p *planning) finish() {
 	for _, n := range slices.Sorted(maps.Keys(p.recs)) {
 		p.out.Status.Sites = append(p.out.Status.Sites, *p.recs[n])
 	}
+	p.out.Status.Analysis = p.in.Analysis[p.out.Status.Wave]
 	if !p.wake.IsZero() {
 		p.out.WakeAfter = p.wake.Sub(p.in.Now)
 	}

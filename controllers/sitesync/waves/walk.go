@@ -46,8 +46,10 @@ func (p *planning) walk() {
 			p.laterWavesWait(w)
 			return
 		}
-		if len(published) > 0 && p.prev.Revision == p.in.Revision && p.prev.Wave == w.name &&
-			(p.prev.Phase == gitopsv1alpha1.RolloutProgressing || p.prev.Phase == gitopsv1alpha1.RolloutSoaking) {
+		if len(published) > 0 && w.analysis && !p.analyzed(w, published) {
+			return
+		}
+		if len(published) > 0 && p.prev.Revision == p.in.Revision && p.prev.Wave == w.name && p.wasVerifying() {
 			p.event(false, gitopsv1alpha1.EventWaveFinished, fmt.Sprintf("wave %s: %s Synced, Healthy and soaked at %s",
 				w.name, names(published), short(p.in.Revision)))
 		}
@@ -56,11 +58,15 @@ func (p *planning) walk() {
 	p.out.Status.Message = fmt.Sprintf("every site %s changes runs it", short(p.in.Revision))
 }
 
-// gate reports whether the wave's pending sites may be published now: no freeze window open (or the override
-// annotation set for this revision), and the wave approved for this revision where it asks for approval.
+// gate reports whether the wave's pending sites may be published now: the rollout not paused, no freeze
+// window open (or the override annotation set for this revision), and the wave approved for this revision
+// where it asks for approval.
 func (p *planning) gate(w wave, pending []*gitopsv1alpha1.RolloutSite) bool {
 	st := &p.out.Status
 	st.Wave = w.name
+	if p.held(w, pending) {
+		return false
+	}
 	if until := p.r.frozenUntil(p.in.Now); !until.IsZero() {
 		reason, why := freezeOverride(p.in.Annotations, p.in.Revision)
 		if reason == "" {

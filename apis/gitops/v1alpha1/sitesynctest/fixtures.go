@@ -129,5 +129,20 @@ func InvalidSiteSyncs() []Invalid {
 		{"freeze shorter than a minute", func(s *S) {
 			s.Spec.Freeze = []gitopsv1alpha1.FreezeWindow{{Schedule: "0 18 * * 5", Duration: *d("30s")}}
 		}, "spec.freeze[0].duration"},
+		{"wave analysis without templates", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"},
+				Analysis: &gitopsv1alpha1.WaveAnalysis{}}}
+		}, "spec.waves[0].analysis.templates"},
+		{"wave analysis template name with upper case", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"}, Analysis: &gitopsv1alpha1.WaveAnalysis{
+				Templates: []gitopsv1alpha1.AnalysisTemplateRef{{TemplateName: "Error-Rate"}}}}}
+		}, "spec.waves[0].analysis.templates[0].templateName"},
+		{"wave analysis arg siteops sets", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"}, Analysis: &gitopsv1alpha1.WaveAnalysis{
+				Templates: []gitopsv1alpha1.AnalysisTemplateRef{{TemplateName: "error-rate"}},
+				Args:      []gitopsv1alpha1.AnalysisArgument{{Name: "threshold", Value: "1"}, {Name: "site", Value: "x"}}}}}
+		}, "spec.waves[0].analysis.args[1].name"},
+		{"analysis run history limit zero", func(s *S) { s.Spec.AnalysisRunHistoryLimit = new(int32) },
+			"spec.analysisRunHistoryLimit"},
 	}
 }

@@ -1,0 +1,61 @@
+/*
+Copyright 2026 The siteops Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/siteops/siteops/apis"
+)
+
+// errNoKubeconfig is the error of the commands that talk to a cluster when neither --kubeconfig, $KUBECONFIG
+// nor ~/.kube/config gives one.
+var errNoKubeconfig = errors.New("no kubeconfig: set KUBECONFIG or --kubeconfig")
+
+// connect returns a client for the cluster of the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)
+// and the namespace to use: namespace, else the kubeconfig context's, or "" (every namespace) with all.
+func connect(kubeconfig, namespace string, all bool) (client.Client, string, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = kubeconfig
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{})
+	cfg, err := cc.ClientConfig()
+	if clientcmd.IsEmptyConfig(err) { // client-go's message would point at the deprecated KUBERNETES_MASTER
+		return nil, "", errNoKubeconfig
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("loading kubeconfig: %w", err)
+	}
+	ns := namespace
+	if ns == "" && !all {
+		if ns, _, err = cc.Namespace(); err != nil {
+			return nil, "", fmt.Errorf("reading the kubeconfig namespace: %w", err)
+		}
+	}
+	scheme, err := apis.NewScheme()
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, "", fmt.Errorf("connecting to the cluster: %w", err)
+	}
+	return c, ns, nil
+}
