@@ -23,9 +23,9 @@ import (
 	"github.com/siteops/siteops/internal/kit"
 )
 
-// heldVerdict is Ready False while the rollout holds its revision (Halted, Frozen, WaitingForApproval): the
-// rendered branch and the sites may all be in order, but that revision is not published to every site it
-// changes. The message names the revision and what holds it; nil when nothing is held.
+// heldVerdict is Ready False while the rollout holds its revision (Halted, Frozen, WaitingForApproval,
+// Inconclusive, Paused): the rendered branch and the sites may all be in order, but that revision is not
+// published to every site it changes. The message names the revision and what holds it; nil when nothing is held.
 func heldVerdict(ro *gitopsv1alpha1.RolloutStatus) *kit.Verdict {
 	if ro == nil {
 		return nil
@@ -38,6 +38,10 @@ func heldVerdict(ro *gitopsv1alpha1.RolloutStatus) *kit.Verdict {
 		reason = gitopsv1alpha1.ReasonRolloutFrozen
 	case gitopsv1alpha1.RolloutWaitingForApproval:
 		reason = gitopsv1alpha1.ReasonWaitingForApproval
+	case gitopsv1alpha1.RolloutInconclusive:
+		reason = gitopsv1alpha1.ReasonAnalysisInconclusive
+	case gitopsv1alpha1.RolloutPaused:
+		reason = gitopsv1alpha1.ReasonRolloutPaused
 	default:
 		return nil
 	}

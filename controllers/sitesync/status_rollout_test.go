@@ -28,7 +28,7 @@ import (
 )
 
 // TestSummarizeReadyFollowsTheRolloutPhase: every site rendered, yet a rollout that holds its revision
-// (Halted, Frozen, WaitingForApproval) makes Ready False naming the revision; a rollout on its way or complete
+// (Halted, Frozen, WaitingForApproval, Inconclusive, Paused) makes Ready False naming the revision; a rollout on its way or complete
 // leaves Ready to the render and delivery; a site that failed to render comes first.
 func TestSummarizeReadyFollowsTheRolloutPhase(t *testing.T) {
 	cases := []struct {
@@ -40,7 +40,10 @@ func TestSummarizeReadyFollowsTheRolloutPhase(t *testing.T) {
 		{gitopsv1alpha1.RolloutHalted, false, metav1.ConditionFalse, gitopsv1alpha1.ReasonRolloutHalted},
 		{gitopsv1alpha1.RolloutFrozen, false, metav1.ConditionFalse, gitopsv1alpha1.ReasonRolloutFrozen},
 		{gitopsv1alpha1.RolloutWaitingForApproval, false, metav1.ConditionFalse, gitopsv1alpha1.ReasonWaitingForApproval},
+		{gitopsv1alpha1.RolloutInconclusive, false, metav1.ConditionFalse, gitopsv1alpha1.ReasonAnalysisInconclusive},
+		{gitopsv1alpha1.RolloutPaused, false, metav1.ConditionFalse, gitopsv1alpha1.ReasonRolloutPaused},
 		{gitopsv1alpha1.RolloutComplete, false, metav1.ConditionTrue, gitopsv1alpha1.ReasonSucceeded},
+		{gitopsv1alpha1.RolloutAnalyzing, false, metav1.ConditionTrue, gitopsv1alpha1.ReasonSucceeded},
 		{gitopsv1alpha1.RolloutSoaking, false, metav1.ConditionTrue, gitopsv1alpha1.ReasonSucceeded},
 		{gitopsv1alpha1.RolloutFrozen, true, metav1.ConditionFalse, gitopsv1alpha1.ReasonSitesFailed},
 	}

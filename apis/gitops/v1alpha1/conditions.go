@@ -98,6 +98,13 @@ const (
 	// ReasonWaitingForApproval (Ready=False): a wave of the newest source revision waits for its approval
 	// annotation (status.rollout, phase WaitingForApproval); the message names the revision and the annotation.
 	ReasonWaitingForApproval = "WaitingForApproval"
+	// ReasonAnalysisInconclusive (Ready=False): a wave's AnalysisRun of the newest source revision is
+	// Inconclusive (status.rollout, phase Inconclusive) and waits for a person to accept or reject it; the
+	// message names the revision and the annotations.
+	ReasonAnalysisInconclusive = "AnalysisInconclusive"
+	// ReasonRolloutPaused (Ready=False): siteops.dev/pause-rollout holds the newest source revision from the
+	// waves it has not reached (status.rollout, phase Paused); the message names the revision.
+	ReasonRolloutPaused = "RolloutPaused"
 )
 
 // Event reasons of the SiteSync controller; one event per visible action.
