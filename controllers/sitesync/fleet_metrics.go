@@ -29,9 +29,12 @@ import (
 
 // rolloutPhases are the phases siteops_rollout_phase reports, one series each, as kube-state-metrics reports a
 // Pod's phase: the current one is 1, the others 0, so a dashboard can draw the phase over time.
-var rolloutPhases = []gitopsv1alpha1.RolloutPhase{gitopsv1alpha1.RolloutProgressing, gitopsv1alpha1.RolloutSoaking,
-	gitopsv1alpha1.RolloutHalted, gitopsv1alpha1.RolloutFrozen, gitopsv1alpha1.RolloutWaitingForApproval,
-	gitopsv1alpha1.RolloutComplete}
+func rolloutPhases() []gitopsv1alpha1.RolloutPhase {
+	return []gitopsv1alpha1.RolloutPhase{gitopsv1alpha1.RolloutProgressing, gitopsv1alpha1.RolloutSoaking,
+		gitopsv1alpha1.RolloutAnalyzing, gitopsv1alpha1.RolloutInconclusive, gitopsv1alpha1.RolloutPaused,
+		gitopsv1alpha1.RolloutHalted, gitopsv1alpha1.RolloutFrozen, gitopsv1alpha1.RolloutWaitingForApproval,
+		gitopsv1alpha1.RolloutComplete}
+}
 
 // FleetCollector reports the fleet as the SiteSyncs' status shows it, read at each scrape from the manager's
 // cache: how many sites are in each delivery state, how many failed to render, and where each rollout is. The
@@ -110,7 +113,7 @@ func (c *FleetCollector) collectOne(ch chan<- prometheus.Metric, ss *gitopsv1alp
 	if r == nil {
 		return
 	}
-	for _, p := range rolloutPhases {
+	for _, p := range rolloutPhases() {
 		v := 0.0
 		if r.Phase == p {
 			v = 1
