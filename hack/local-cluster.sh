@@ -10,7 +10,9 @@
 # Binaries come from hack/build-bins.sh.
 #
 #   hack/local-cluster.sh up      start what is not running (idempotent); builds missing binaries first
-#   hack/local-cluster.sh down    stop what up started, by PID file (add --wipe to delete the state)
+#   hack/local-cluster.sh down    stop what up started, by PID file (add --wipe to delete the state); with no
+#                                 SITEOPS_CLUSTER_DIR and nothing running in the default folder, it stops the
+#                                 fleet `make run` started, or lists the local clusters that run
 #   hack/local-cluster.sh env     print the exports that point kubectl (and the argo rollouts plugin) at it
 #   hack/local-cluster.sh status  show each process
 #   hack/local-cluster.sh restart-apiserver [SECONDS]  SIGKILL kube-apiserver, keep it down SECONDS (10), start it
@@ -34,6 +36,33 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.sh"
 . "$here/local-sites.sh"
 D=${SITEOPS_CLUSTER_DIR:-$SITEOPS_CACHE/cluster}
+log() { printf '[local-cluster %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# runs DIR reports whether a process of the state folder DIR runs.
+runs() {
+  local f
+  for f in "$1"/*.pid; do [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null && return 0; done
+  return 1
+}
+
+# down_dir points `down` without SITEOPS_CLUSTER_DIR at a cluster that runs: the default folder's, else the one
+# `make run` started (its folder holds the file make-run); with none or several, it lists the state folders
+# under $SITEOPS_CACHE whose processes run, and how to stop each, and exits.
+down_dir() {
+  local d run=() other=()
+  if [ -n "${SITEOPS_CLUSTER_DIR:-}" ] || runs "$D"; then return 0; fi
+  for d in "$SITEOPS_CACHE"/*/; do
+    d=${d%/}
+    [ -f "$d/admin.kubeconfig" ] && runs "$d" || continue
+    if [ -f "$d/make-run" ]; then run+=("$d"); else other+=("$d"); fi
+  done
+  if [ ${#run[@]} = 1 ]; then D=${run[0]}; log "stopping the fleet make run started ($D)"; return 0; fi
+  if [ ${#run[@]} = 0 ] && [ ${#other[@]} = 0 ]; then log "no local cluster runs (state folders in $SITEOPS_CACHE)"; exit 0; fi
+  log "nothing runs in $D; these local clusters run, stop one with:"
+  for d in "${run[@]}" "${other[@]}"; do echo "  SITEOPS_CLUSTER_DIR=$d $0 down"; done
+  exit 1
+}
+[ "${1:-}" != down ] || down_dir
 PB=${SITEOPS_CLUSTER_PORT_BASE:-26400}
 COMPONENTS=${SITEOPS_CLUSTER_COMPONENTS:-kwok rollouts argocd}
 ETCD_PORT=$((PB + 1)) ETCD_PEER=$((PB + 2)) API_PORT=$((PB + 3)) KCM_PORT=$((PB + 4)) SCHED_PORT=$((PB + 5))
@@ -45,7 +74,6 @@ SITES=${SITES//,/ }
 export KUBECONFIG=$D/admin.kubeconfig
 P=$D/pki
 
-log() { printf '[local-cluster %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 has() { case " $COMPONENTS " in *" $1 "*) return 0 ;; esac; return 1; }
 bindir() { "$here/build-bins.sh" --path "$1"; }
 

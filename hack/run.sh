@@ -13,13 +13,19 @@ manager_args=(--enable-webhooks=false --leader-elect-retry-period=2s --metrics-b
 
 reachable() { [ -n "${KUBECONFIG:-}" ] || [ -f "$HOME/.kube/config" ] || return 1; kubectl get --raw=/readyz --request-timeout=5s >/dev/null 2>&1; }
 
-started_cluster=
+started_cluster= mgr_pid=
+# cleanup stops the manager, then the local control plane. It runs once, to the end: neither a failing step
+# (set -e; the manager exits 1 on its second signal) nor a second Ctrl-C may cut it short before `down`.
 cleanup() {
-  trap - INT TERM EXIT
-  [ -n "${mgr_pid:-}" ] && kill "$mgr_pid" 2>/dev/null && wait "$mgr_pid" 2>/dev/null
+  trap '' INT TERM
+  trap - EXIT
+  set +e
+  if [ -n "$mgr_pid" ]; then kill "$mgr_pid" 2>/dev/null; wait "$mgr_pid" 2>/dev/null; fi
   if [ -n "$started_cluster" ]; then log "stopping the local control plane"; "$here/local-cluster.sh" down; fi
 }
-trap cleanup INT TERM EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+trap cleanup EXIT
 
 if reachable; then
   log "using the cluster of the current kubeconfig ($(kubectl config current-context 2>/dev/null || echo in-cluster))"
@@ -30,6 +36,7 @@ else
   export SITEOPS_CLUSTER_COMPONENTS=kwok
   started_cluster=1
   "$here/local-cluster.sh" up
+  touch "$SITEOPS_CLUSTER_DIR/make-run" # `hack/local-cluster.sh down` finds it by this file
   eval "$("$here/local-cluster.sh" env)"
   ns=siteops-system
 fi
