@@ -63,6 +63,11 @@ down_dir() {
   exit 1
 }
 [ "${1:-}" != down ] || down_dir
+# fleet.env keeps the settings `up` started the fleet of this state folder with; the other commands (add-site,
+# env, start-site…) read back those the environment does not set, so a site added later gets the same parts.
+if [ "${1:-}" != up ] && [ -f "$D/fleet.env" ]; then
+  while IFS='=' read -r k v; do [ -n "${!k+x}" ] || export "$k=$v"; done <"$D/fleet.env"
+fi
 PB=${SITEOPS_CLUSTER_PORT_BASE:-26400}
 COMPONENTS=${SITEOPS_CLUSTER_COMPONENTS:-kwok rollouts argocd}
 ETCD_PORT=$((PB + 1)) ETCD_PEER=$((PB + 2)) API_PORT=$((PB + 3)) KCM_PORT=$((PB + 4)) SCHED_PORT=$((PB + 5))
@@ -270,6 +275,11 @@ cmd_up() {
   # shellcheck disable=SC2086
   "$here/build-bins.sh" $want
   mkdir -p "$D/logs"
+  local k
+  for k in SITEOPS_CLUSTER_PORT_BASE SITEOPS_CLUSTER_COMPONENTS SITEOPS_CLUSTER_SITES SITEOPS_CLUSTER_SITE_COMPONENTS \
+    SITEOPS_SITE_MANAGER SITEOPS_SITE_MANAGERS; do
+    [ -z "${!k+x}" ] || echo "$k=${!k}"
+  done >"$D/fleet.env"
   pki
   up_control_plane
   # A site needs only the hub's etcd and, for its Argo CD cluster Secret, namespace argocd: the sites start in
@@ -360,6 +370,16 @@ cmd_env() {
   echo "export SITEOPS_GIT_DAEMON=git://127.0.0.1:$GIT_PORT SITEOPS_GIT_ROOT=$D/git"
 }
 
+# remember_site NAME adds site NAME to the fleet's sites in fleet.env, so `env` names it.
+remember_site() {
+  local f=$D/fleet.env sites
+  [ -f "$f" ] || return 0
+  sites=$(sed -n 's/^SITEOPS_CLUSTER_SITES=//p' "$f")
+  case ",${sites//[ ]/,}," in *",$1,"*) return 0 ;; esac
+  sed -i '/^SITEOPS_CLUSTER_SITES=/d' "$f"
+  echo "SITEOPS_CLUSTER_SITES=${sites:+$sites,}$1" >>"$f"
+}
+
 cmd_status() {
   local f
   for f in "$D"/*.pid; do
@@ -376,7 +396,8 @@ case ${1:-} in
   status) cmd_status ;;
   restart-apiserver) shift; cmd_restart_apiserver "${1:-10}" ;;
   stop-site) shift; stop_site "${1:?site name}" ;;
-  start-site | add-site) shift; mkdir -p "$D/logs"; up_site "${1:?site name}" ;;
+  start-site) shift; mkdir -p "$D/logs"; up_site "${1:?site name}" ;;
+  add-site) shift; mkdir -p "$D/logs"; up_site "${1:?site name}"; remember_site "$1" ;;
   add-cluster) shift; mkdir -p "$D/logs"; up_site "${1:?cluster name}" --unregistered ;;
   restart-site-apiserver) shift; restart_site_apiserver "${1:?site name}" "${2:-10}" ;;
   *) echo "usage: $0 up|down [--wipe]|env|status|restart-apiserver [SECONDS]|stop-site NAME|start-site NAME|add-site NAME|add-cluster NAME|restart-site-apiserver NAME [SECONDS]" >&2; exit 2 ;;
