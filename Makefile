@@ -211,7 +211,7 @@ ldflags: ## Print the -ldflags of `make build` (the end-to-end tests link their 
 	@echo '$(LDFLAGS)'
 
 .PHONY: run
-run: build ## Run the manager against the current kubeconfig, or start a local control plane when there is none.
+run: build ## Run the manager against the current kubeconfig or, with none reachable, a local fleet to push to (README).
 	hack/run.sh
 
 .PHONY: render

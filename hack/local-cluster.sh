@@ -30,7 +30,8 @@
 # SITEOPS_CLUSTER_SITES (default none) names the site clusters, e.g. "site-a site-b" or site-a,site-b; site
 # i's ten ports start at port base + 20 + 10i, its state is in $SITEOPS_CLUSTER_DIR/sites/NAME (admin.kubeconfig);
 # SITEOPS_CLUSTER_SITE_COMPONENTS (default none) the sites' optional parts: "rollouts" runs Argo Rollouts' CRDs
-# and controller on each site.
+# and controller on each site, "managers" backs the sites' siteops manager pods with bin/manager processes
+# (hack/local-sites.sh). `up` keeps these settings in $SITEOPS_CLUSTER_DIR/fleet.env for the other commands.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.sh"
