@@ -39,6 +39,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siteops/siteops/test/procstat"
 	"github.com/siteops/siteops/test/testenv"
 )
 
@@ -171,7 +172,8 @@ func (r *makeRun) interrupt(timeout time.Duration) {
 }
 
 // processes are the processes still running whose environment holds make run's marker: make run's own
-// process group and everything it started, setsid or not.
+// process group and everything it started, setsid or not (but redis-server, which rewrites its environment
+// with its process title: busyPorts finds it).
 func (r *makeRun) processes() []string {
 	want := []byte("SITEOPS_MAKERUN_TEST=" + r.marker + "\x00")
 	entries, _ := os.ReadDir("/proc")
@@ -195,6 +197,17 @@ func (r *makeRun) processes() []string {
 	return left
 }
 
+// memory is the sum of the resident memory (RSS) of every process make run started, and how many there are.
+func (r *makeRun) memory() (rss int64, n int) {
+	for _, p := range r.processes() {
+		pid, _ := strconv.Atoi(strings.Fields(p)[0])
+		if u, err := procstat.Read(pid); err == nil {
+			rss, n = rss+u.RSS, n+1
+		}
+	}
+	return rss, n
+}
+
 // busyPorts are the fleet's and the host manager's ports something still listens on.
 func (r *makeRun) busyPorts() []int {
 	var busy []int
@@ -206,13 +219,18 @@ func (r *makeRun) busyPorts() []int {
 	return busy
 }
 
-// killLeftovers ends, with SIGKILL, every process make run started that still runs after the test: a
-// failed test leaves no fleet behind.
+// killLeftovers stops make run if it still runs after the test, with Ctrl-C, then ends with SIGKILL every
+// process it started that still runs: a failed test leaves no fleet behind.
 func (r *makeRun) killLeftovers() {
 	select {
 	case <-r.exited:
 	default:
-		_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
+		_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGINT)
+		select {
+		case <-r.exited:
+		case <-time.After(2 * time.Minute):
+			_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
+		}
 	}
 	for _, p := range r.processes() {
 		pid, _ := strconv.Atoi(strings.Fields(p)[0])
