@@ -160,6 +160,11 @@ test-e2e: ## End-to-end tests on the local fleet (hack/local-cluster.sh), its bi
 	SITEOPS_E2E_FLEET=$(SITEOPS_E2E_FLEET) \
 	  go test -tags e2e $(GO_TEST_FLAGS) -count=1 -timeout 40m -parallel $(E2E_PARALLEL) -v ./test/e2e/...
 
+.PHONY: test-make-run
+test-make-run: ## make run's own tests (test/makerun), not in make test: the tour as make run prints it, and Ctrl-C.
+	hack/build-bins.sh etcd kube kwok rollouts argocd
+	go test -tags e2e $(GO_TEST_FLAGS) -count=1 -timeout 40m -v ./test/makerun/...
+
 .PHONY: e2e-fleet
 e2e-fleet: e2e-bins ## Start the end-to-end fleet, fresh, and leave it running (test-e2e SITEOPS_E2E_FLEET=started).
 	hack/build-bins.sh etcd kube
@@ -211,7 +216,7 @@ ldflags: ## Print the -ldflags of `make build` (the end-to-end tests link their 
 	@echo '$(LDFLAGS)'
 
 .PHONY: run
-run: build ## Run the manager against the current kubeconfig, or start a local control plane when there is none.
+run: build ## Run the manager against the current kubeconfig or, with none reachable, a local fleet to push to (README).
 	hack/run.sh
 
 .PHONY: render

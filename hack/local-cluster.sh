@@ -10,7 +10,9 @@
 # Binaries come from hack/build-bins.sh.
 #
 #   hack/local-cluster.sh up      start what is not running (idempotent); builds missing binaries first
-#   hack/local-cluster.sh down    stop what up started, by PID file (add --wipe to delete the state)
+#   hack/local-cluster.sh down    stop what up started, by PID file (add --wipe to delete the state); with no
+#                                 SITEOPS_CLUSTER_DIR and nothing running in the default folder, it stops the
+#                                 fleet `make run` started, or lists the local clusters that run
 #   hack/local-cluster.sh env     print the exports that point kubectl (and the argo rollouts plugin) at it
 #   hack/local-cluster.sh status  show each process
 #   hack/local-cluster.sh restart-apiserver [SECONDS]  SIGKILL kube-apiserver, keep it down SECONDS (10), start it
@@ -28,12 +30,45 @@
 # SITEOPS_CLUSTER_SITES (default none) names the site clusters, e.g. "site-a site-b" or site-a,site-b; site
 # i's ten ports start at port base + 20 + 10i, its state is in $SITEOPS_CLUSTER_DIR/sites/NAME (admin.kubeconfig);
 # SITEOPS_CLUSTER_SITE_COMPONENTS (default none) the sites' optional parts: "rollouts" runs Argo Rollouts' CRDs
-# and controller on each site.
+# and controller on each site, "managers" backs the sites' siteops manager pods with bin/manager processes
+# (hack/local-sites.sh). `up` keeps these settings in $SITEOPS_CLUSTER_DIR/fleet.env for the other commands.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.sh"
 . "$here/local-sites.sh"
 D=${SITEOPS_CLUSTER_DIR:-$SITEOPS_CACHE/cluster}
+log() { printf '[local-cluster %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# runs DIR reports whether a process of the state folder DIR runs.
+runs() {
+  local f
+  for f in "$1"/*.pid; do [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null && return 0; done
+  return 1
+}
+
+# down_dir points `down` without SITEOPS_CLUSTER_DIR at a cluster that runs: the default folder's, else the one
+# `make run` started (its folder holds the file make-run); with none or several, it lists the state folders
+# under $SITEOPS_CACHE whose processes run, and how to stop each, and exits.
+down_dir() {
+  local d run=() other=()
+  if [ -n "${SITEOPS_CLUSTER_DIR:-}" ] || runs "$D"; then return 0; fi
+  for d in "$SITEOPS_CACHE"/*/; do
+    d=${d%/}
+    [ -f "$d/admin.kubeconfig" ] && runs "$d" || continue
+    if [ -f "$d/make-run" ]; then run+=("$d"); else other+=("$d"); fi
+  done
+  if [ ${#run[@]} = 1 ]; then D=${run[0]}; log "stopping the fleet make run started ($D)"; return 0; fi
+  if [ ${#run[@]} = 0 ] && [ ${#other[@]} = 0 ]; then log "no local cluster runs (state folders in $SITEOPS_CACHE)"; exit 0; fi
+  log "nothing runs in $D; these local clusters run, stop one with:"
+  for d in "${run[@]}" "${other[@]}"; do echo "  SITEOPS_CLUSTER_DIR=$d $0 down"; done
+  exit 1
+}
+[ "${1:-}" != down ] || down_dir
+# fleet.env keeps the settings `up` started the fleet of this state folder with; the other commands (add-site,
+# env, start-site…) read back those the environment does not set, so a site added later gets the same parts.
+if [ "${1:-}" != up ] && [ -f "$D/fleet.env" ]; then
+  while IFS='=' read -r k v; do [ -n "${!k+x}" ] || export "$k=$v"; done <"$D/fleet.env"
+fi
 PB=${SITEOPS_CLUSTER_PORT_BASE:-26400}
 COMPONENTS=${SITEOPS_CLUSTER_COMPONENTS:-kwok rollouts argocd}
 ETCD_PORT=$((PB + 1)) ETCD_PEER=$((PB + 2)) API_PORT=$((PB + 3)) KCM_PORT=$((PB + 4)) SCHED_PORT=$((PB + 5))
@@ -45,7 +80,6 @@ SITES=${SITES//,/ }
 export KUBECONFIG=$D/admin.kubeconfig
 P=$D/pki
 
-log() { printf '[local-cluster %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 has() { case " $COMPONENTS " in *" $1 "*) return 0 ;; esac; return 1; }
 bindir() { "$here/build-bins.sh" --path "$1"; }
 
@@ -242,6 +276,11 @@ cmd_up() {
   # shellcheck disable=SC2086
   "$here/build-bins.sh" $want
   mkdir -p "$D/logs"
+  local k
+  for k in SITEOPS_CLUSTER_PORT_BASE SITEOPS_CLUSTER_COMPONENTS SITEOPS_CLUSTER_SITES SITEOPS_CLUSTER_SITE_COMPONENTS \
+    SITEOPS_SITE_MANAGER SITEOPS_SITE_MANAGERS; do
+    [ -z "${!k+x}" ] || echo "$k=${!k}"
+  done >"$D/fleet.env"
   pki
   up_control_plane
   # A site needs only the hub's etcd and, for its Argo CD cluster Secret, namespace argocd: the sites start in
@@ -332,6 +371,16 @@ cmd_env() {
   echo "export SITEOPS_GIT_DAEMON=git://127.0.0.1:$GIT_PORT SITEOPS_GIT_ROOT=$D/git"
 }
 
+# remember_site NAME adds site NAME to the fleet's sites in fleet.env, so `env` names it.
+remember_site() {
+  local f=$D/fleet.env sites
+  [ -f "$f" ] || return 0
+  sites=$(sed -n 's/^SITEOPS_CLUSTER_SITES=//p' "$f")
+  case ",${sites//[ ]/,}," in *",$1,"*) return 0 ;; esac
+  sed -i '/^SITEOPS_CLUSTER_SITES=/d' "$f"
+  echo "SITEOPS_CLUSTER_SITES=${sites:+$sites,}$1" >>"$f"
+}
+
 cmd_status() {
   local f
   for f in "$D"/*.pid; do
@@ -348,7 +397,8 @@ case ${1:-} in
   status) cmd_status ;;
   restart-apiserver) shift; cmd_restart_apiserver "${1:-10}" ;;
   stop-site) shift; stop_site "${1:?site name}" ;;
-  start-site | add-site) shift; mkdir -p "$D/logs"; up_site "${1:?site name}" ;;
+  start-site) shift; mkdir -p "$D/logs"; up_site "${1:?site name}" ;;
+  add-site) shift; mkdir -p "$D/logs"; up_site "${1:?site name}"; remember_site "$1" ;;
   add-cluster) shift; mkdir -p "$D/logs"; up_site "${1:?cluster name}" --unregistered ;;
   restart-site-apiserver) shift; restart_site_apiserver "${1:?site name}" "${2:-10}" ;;
   *) echo "usage: $0 up|down [--wipe]|env|status|restart-apiserver [SECONDS]|stop-site NAME|start-site NAME|add-site NAME|add-cluster NAME|restart-site-apiserver NAME [SECONDS]" >&2; exit 2 ;;

@@ -8,7 +8,10 @@
 # Rollouts' CRDs on the site and runs a rollouts-controller against it (all namespaces, no leader election), so
 # a site's manager Rollout pauses, is promoted and becomes Healthy there as on a real site. It costs about
 # 190 MiB a site (the controller ~70 MiB, the CRDs' schemas ~120 MiB in the site's kube-apiserver): off unless
-# asked for (test/e2e asks).
+# asked for (test/e2e asks). "managers" runs, for the siteops manager pods that base/ deploys on the site,
+# bin/manager processes on the host (hack/sitemanagers, SITEOPS_SITE_MANAGERS, running SITEOPS_SITE_MANAGER),
+# and routes the site kube-apiserver's egress to the cluster through it (an HTTP CONNECT proxy on port +6), so
+# the admission webhooks of base/, called through their Service, reach the manager behind it (make run asks).
 # shellcheck shell=bash
 
 # site_port NAME prints the first port of site NAME: the port base + 20 + 10 × (its index among the sites
@@ -62,7 +65,19 @@ site_kubeconfig() {
 start_site_apiserver() {
   local name=$1 sd=$D/sites/$1 port kube kc=$D/sites/$1/admin.kubeconfig
   port=$(site_port "$name") kube=$(bindir kube)
-  local sp=$sd/pki
+  local sp=$sd/pki egress=()
+  if site_has managers; then
+    cat >"$sd/egress.yaml" <<EOT
+apiVersion: apiserver.k8s.io/v1beta1
+kind: EgressSelectorConfiguration
+egressSelections:
+- name: cluster
+  connection:
+    proxyProtocol: HTTPConnect
+    transport: {uds: {udsName: "$sd/egress.sock"}}
+EOT
+    egress=(--egress-selector-config-file="$sd/egress.yaml")
+  fi
   start "site.$name.kube-apiserver" "$kube/kube-apiserver" --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
     --etcd-prefix="/sites/$name" --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$port" \
     --endpoint-reconciler-type=none --tls-cert-file="$sp/apiserver.crt" --tls-private-key-file="$sp/apiserver.key" \
@@ -71,7 +86,8 @@ start_site_apiserver() {
     --requestheader-group-headers=X-Remote-Group --requestheader-extra-headers-prefix=X-Remote-Extra- \
     --authorization-mode=Node,RBAC --service-account-issuer="https://$name.sites.siteops.local" \
     --service-account-key-file="$sp/sa.pub" --service-account-signing-key-file="$sp/sa.key" \
-    --service-cluster-ip-range=10.96.0.0/24 --allow-privileged=true --cert-dir="$sd/apiserver-certs" --profiling=false
+    --service-cluster-ip-range=10.96.0.0/24 --allow-privileged=true --cert-dir="$sd/apiserver-certs" --profiling=false \
+    "${egress[@]}"
   waitfor "site $name kube-apiserver" kubectl --kubeconfig "$kc" get --raw /readyz
 }
 
@@ -123,6 +139,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: argocd-manage
 EOT
   waitfor "site $name node" kubectl --kubeconfig "$kc" wait --for=condition=Ready "node/$name-node-0" --timeout=1s
   if site_has rollouts; then up_site_rollouts "$name" "$port"; fi
+  if site_has managers; then up_site_managers "$name"; fi
   if has argocd && [ "${2:-}" != --unregistered ]; then register_site "$name" "$port"; fi
   log "site $name up at https://127.0.0.1:$port (kubeconfig $kc)"
 }
@@ -141,6 +158,20 @@ up_site_rollouts() {
   start "site.$name.rollouts-controller" "$r/rollouts-controller" --kubeconfig="$kc" --leader-elect=false \
     --metricsPort=$((port + 4)) --healthzPort=$((port + 5))
   waitfor "site $name rollouts-controller" curl -sf "http://127.0.0.1:$((port + 5))/healthz"
+}
+
+# up_site_managers NAME starts hack/sitemanagers for site NAME: a bin/manager process for each siteops
+# manager pod there, and the site kube-apiserver's egress proxy on $D/sites/NAME/egress.sock.
+up_site_managers() {
+  local name=$1 sd=$D/sites/$1
+  [ -x "${SITEOPS_SITE_MANAGERS:-}" ] && [ -x "${SITEOPS_SITE_MANAGER:-}" ] || {
+    log "site component managers: set SITEOPS_SITE_MANAGERS (go build -o bin/site-managers ./hack/sitemanagers)" \
+      "and SITEOPS_SITE_MANAGER (bin/manager)"
+    return 1
+  }
+  mkdir -p "$sd/managers"
+  start "site.$name.managers" "$SITEOPS_SITE_MANAGERS" --kubeconfig "$sd/admin.kubeconfig" \
+    --manager "$SITEOPS_SITE_MANAGER" --work-dir "$sd/managers" --egress-socket "$sd/egress.sock"
 }
 
 # register_site NAME PORT writes the hub's Argo CD cluster Secret for site NAME: its server, its CA and the
@@ -163,6 +194,7 @@ EOT
 
 # stop_site NAME stops site NAME's processes; its state stays, start-site NAME brings it back.
 stop_site() {
+  stop "site.$1.managers"
   stop "site.$1.rollouts-controller" "site.$1.kwok" "site.$1.kube-scheduler" "site.$1.kube-controller-manager"
   stop "site.$1.kube-apiserver"
 }

@@ -44,8 +44,13 @@ func writeSites(b *strings.Builder, sites []gitopsv1alpha1.SiteStatus, now time.
 			synced += " " + s.SyncStatus
 		}
 		health := s.Health
-		if health == "" || s.Delivery == gitopsv1alpha1.DeliveryUnreachable {
+		switch {
+		case health == "" || s.Delivery == gitopsv1alpha1.DeliveryUnreachable:
 			// Argo CD keeps the last health it saw of a cluster it cannot read.
+			health = string(s.Delivery)
+		case health == "Healthy" && s.Delivery != gitopsv1alpha1.DeliveryDelivered:
+			// Argo CD's health covers only what it could compare and sync: with a comparison or sync error, or a
+			// sync still under way, the row says where the delivery stands, and the note says why.
 			health = string(s.Delivery)
 		}
 		if !s.Ready {

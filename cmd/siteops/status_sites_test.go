@@ -38,7 +38,8 @@ import (
 // TestStatusPrintsOneRowPerSiteFromTheAPIServer: `siteops status -n NS` against a real apiserver prints a
 // SiteSync's per-site table (SITE, RENDERED, SYNCED, HEALTH, SINCE, MANAGER) as the controller wrote status
 // through the status subresource, and Argo CD's message under it for a site that is not delivered; an
-// unreachable site's row says so rather than the health Argo CD last saw.
+// unreachable site's row says so rather than the health Argo CD last saw, and a site Argo CD reports an error on
+// never shows Healthy.
 func TestStatusPrintsOneRowPerSiteFromTheAPIServer(t *testing.T) {
 	g := NewWithT(t)
 	env, err := testenv.Start(testenv.Options{})
@@ -72,6 +73,13 @@ func TestStatusPrintsOneRowPerSiteFromTheAPIServer(t *testing.T) {
 			{Name: "oslo", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{RenderedCommit: renderedA,
 				Delivery: gitopsv1alpha1.DeliveryUnreachable, SyncedRevision: renderedA, SyncStatus: "Unknown", Health: "Healthy",
 				DeliveryMessage: "ComparisonError: error synchronizing cache state: connection refused", Since: &since}},
+			{Name: "lyon", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{RenderedCommit: renderedB,
+				Delivery: gitopsv1alpha1.DeliveryPending, SyncedRevision: renderedB, SyncStatus: "Unknown", Health: "Healthy",
+				ManagerRollout: "Missing", DeliveryMessage: `ComparisonError: Failed to load target state: no matches for ` +
+					`kind "Rollout" in version "argoproj.io/v1alpha1"`, Since: &since}},
+			{Name: "nice", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{RenderedCommit: renderedB,
+				Delivery: gitopsv1alpha1.DeliveryOutOfSync, SyncedRevision: renderedA, SyncStatus: "OutOfSync",
+				Health: "Healthy", DeliveryMessage: "one or more objects failed to apply", Since: &since}},
 		},
 	}
 	g.Expect(k8s.Status().Update(ctx, ss)).To(Succeed())
@@ -98,5 +106,13 @@ func TestStatusPrintsOneRowPerSiteFromTheAPIServer(t *testing.T) {
 	g.Expect(rows["oslo"]).To(Equal([]string{
 		"oslo", "aaaaaaaaaaaa", "aaaaaaaaaaaa", "Unknown", "Unreachable", "30h", "-"}))
 	g.Expect(out).To(ContainSubstring("  oslo: ComparisonError: error synchronizing cache state: connection refused\n"))
+	// Argo CD says Healthy of what it could compare, while it reports an error on the site: the row says where
+	// the delivery stands instead, and the note gives Argo CD's error.
+	g.Expect(rows["lyon"]).To(Equal([]string{
+		"lyon", "bbbbbbbbbbbb", "bbbbbbbbbbbb", "Unknown", "Pending", "30h", "Missing"}))
+	g.Expect(out).To(ContainSubstring(`  lyon: ComparisonError: Failed to load target state: no matches for kind`))
+	g.Expect(rows["nice"]).To(Equal([]string{
+		"nice", "bbbbbbbbbbbb", "aaaaaaaaaaaa", "OutOfSync", "OutOfSync", "30h", "-"}))
+	g.Expect(out).To(ContainSubstring("  nice: one or more objects failed to apply\n"))
 	g.Expect(out).NotTo(ContainSubstring("paris: "), "a delivered site needs no note")
 }

@@ -68,6 +68,9 @@ type Config struct {
 	ActiveService string
 	// WebhookCertDir holds tls.crt and tls.key for every process' webhook server.
 	WebhookCertDir string
+	// SelfCerts has each process keep its webhook certificate itself (--cert-source=self, in a folder of its
+	// own under its work folder), as the manager pods of base/ do; WebhookCertDir is then unused.
+	SelfCerts bool
 	// StandbySecure serves /standby over HTTPS with token authentication (--standby-secure).
 	StandbySecure bool
 	// WorkDir is the parent of each process' --work-dir.
@@ -265,6 +268,10 @@ func (h *Harness) launch(pod *corev1.Pod) (*PodProcess, error) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, err
 	}
+	certSource, certDir := "files", h.cfg.WebhookCertDir
+	if h.cfg.SelfCerts {
+		certSource, certDir = "self", filepath.Join(work, "webhook-certs")
+	}
 	args := append([]string{
 		"--kubeconfig=" + h.cfg.Kubeconfig,
 		"--leader-election-namespace=" + h.cfg.Namespace,
@@ -273,9 +280,9 @@ func (h *Harness) launch(pod *corev1.Pod) (*PodProcess, error) {
 		fmt.Sprintf("--standby-secure=%t", h.cfg.StandbySecure),
 		fmt.Sprintf("--metrics-bind-address=127.0.0.1:%d", ports["metrics"]),
 		fmt.Sprintf("--receiver-bind-address=127.0.0.1:%d", ports["receiver"]),
-		"--enable-webhooks=true", "--cert-source=files", "--webhook-host=127.0.0.1",
+		"--enable-webhooks=true", "--cert-source=" + certSource, "--webhook-host=127.0.0.1",
 		fmt.Sprintf("--webhook-port=%d", ports["webhook"]),
-		"--webhook-cert-dir=" + h.cfg.WebhookCertDir,
+		"--webhook-cert-dir=" + certDir,
 	}, h.cfg.Args...)
 	env := []string{"POD_NAME=" + pod.Name, "POD_NAMESPACE=" + pod.Namespace, "POD_TEMPLATE_HASH=" + hash}
 	proc, err := managerproc.Launch(pod.Name, h.cfg.Binary, work, env, args...)

@@ -102,6 +102,11 @@ func (p *Proxy) forward(ctx context.Context, c net.Conn) {
 		return
 	}
 	defer func() { _ = b.Close() }()
+	splice(c, b)
+}
+
+// splice copies a to b and b to a until both directions end, closing each side's writes when its source ends.
+func splice(a, b net.Conn) {
 	done := make(chan struct{}, 2)
 	pipe := func(dst, src net.Conn) {
 		_, _ = io.Copy(dst, src)
@@ -110,8 +115,8 @@ func (p *Proxy) forward(ctx context.Context, c net.Conn) {
 		}
 		done <- struct{}{}
 	}
-	go pipe(b, c)
-	go pipe(c, b)
+	go pipe(b, a)
+	go pipe(a, b)
 	<-done
 	<-done
 }
