@@ -19,18 +19,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
-	"github.com/siteops/siteops/test/testenv"
 )
 
 // TestRolloutPauseAndResumeAnnotateTheSiteSync: `siteops rollout pause --reason R NAME` sets the annotation
@@ -38,19 +33,8 @@ import (
 // removes it; a missing verb or NAME is a usage error.
 func TestRolloutPauseAndResumeAnnotateTheSiteSync(t *testing.T) {
 	g := NewWithT(t)
-	env, err := testenv.Start(testenv.Options{})
-	g.Expect(err).NotTo(HaveOccurred())
-	t.Cleanup(func() { _ = env.Stop() })
-	admin, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
-	g.Expect(err).NotTo(HaveOccurred())
-	kubeconfig, err := admin.KubeConfig()
-	g.Expect(err).NotTo(HaveOccurred())
-	kubeconfigFile := filepath.Join(t.TempDir(), "kubeconfig")
-	g.Expect(os.WriteFile(kubeconfigFile, kubeconfig, 0o600)).To(Succeed())
-	k8s, err := client.New(env.Config, client.Options{Scheme: env.Scheme})
-	g.Expect(err).NotTo(HaveOccurred())
+	k8s, kubeconfigFile := startCluster(t)
 	ctx := t.Context()
-	g.Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "hub"}})).To(Succeed())
 	ss := &gitopsv1alpha1.SiteSync{ObjectMeta: metav1.ObjectMeta{Namespace: "hub", Name: "sites",
 		Annotations: map[string]string{"team": "platform"}},
 		Spec: gitopsv1alpha1.SiteSyncSpec{Source: gitopsv1alpha1.GitSource{URL: "https://git.example/config.git"}}}
