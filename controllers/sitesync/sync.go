@@ -68,6 +68,11 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 		Sites:       append([]string(nil), spec.Sites...),
 		WorkDir:     workDir,
 	}
+	if v := spec.Validation; v != nil {
+		opts.Validation = gitops.ValidationOptions{Mode: gitops.ValidationMode(v.Mode),
+			KubernetesVersion: v.KubernetesVersion, SiteKubernetesVersions: v.SiteKubernetesVersions,
+			CRDPaths: append([]string(nil), v.CRDs...)}
+	}
 
 	if run.before.ObservedGeneration == run.obj.Generation && len(run.before.Sites) > 0 {
 		opts.Previous = make(map[string]gitops.SiteState, len(run.before.Sites))
