@@ -41,8 +41,8 @@ const (
 	ValidationOff ValidationMode = "Off"
 )
 
-// DefaultCRDPaths are the folders of the source searched for CustomResourceDefinitions besides those named.
-var DefaultCRDPaths = []string{"base"}
+// DefaultCRDPath is the folder of the source searched for CustomResourceDefinitions besides those named.
+const DefaultCRDPath = "base"
 
 // ValidationOptions says what every rendered object is checked against before it is published: the OpenAPI
 // schemas of a Kubernetes version, and the CRDs of the source (in the output itself, in base/, and in
@@ -85,8 +85,8 @@ func newChecker(schemas *validate.Schemas, t tree.FS, o ValidationOptions) (*che
 		}
 	}
 	var docs [][]byte
-	for i, p := range append(append([]string(nil), DefaultCRDPaths...), o.CRDPaths...) {
-		found, err := yamlDocs(t, p, i >= len(DefaultCRDPaths))
+	for i, p := range append([]string{DefaultCRDPath}, o.CRDPaths...) {
+		found, err := yamlDocs(t, p, i > 0)
 		if err != nil {
 			return nil, err
 		}
