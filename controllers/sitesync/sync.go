@@ -70,8 +70,13 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 	}
 	if v := spec.Validation; v != nil {
 		opts.Validation = gitops.ValidationOptions{Mode: gitops.ValidationMode(v.Mode),
-			KubernetesVersion: v.KubernetesVersion, SiteKubernetesVersions: v.SiteKubernetesVersions,
-			CRDPaths: append([]string(nil), v.CRDs...)}
+			KubernetesVersion: string(v.KubernetesVersion), CRDPaths: append([]string(nil), v.CRDs...)}
+		for site, version := range v.SiteKubernetesVersions {
+			if opts.Validation.SiteKubernetesVersions == nil {
+				opts.Validation.SiteKubernetesVersions = map[string]string{}
+			}
+			opts.Validation.SiteKubernetesVersions[site] = string(version)
+		}
 	}
 
 	if run.before.ObservedGeneration == run.obj.Generation && len(run.before.Sites) > 0 {

@@ -26,6 +26,11 @@ const (
 	ValidationOff = "Off"
 )
 
+// KubernetesVersion is a Kubernetes release, as "1.37" or "v1.37.2".
+// +kubebuilder:validation:MaxLength=32
+// +kubebuilder:validation:Pattern=`^v?[0-9]+\.[0-9]+(\.[0-9]+)?$`
+type KubernetesVersion string
+
 // Validation says what every site's rendered objects are checked against before they are published: the
 // OpenAPI schemas of the site's Kubernetes version, and the CRDs of the source repository (in the rendered
 // output itself, under base/, and in crds), their CEL rules included.
@@ -39,15 +44,12 @@ type Validation struct {
 	// KubernetesVersion is the release the sites run, as "1.37" or "v1.37.2". Empty means the newest
 	// release this siteops carries the schemas of.
 	// +optional
-	// +kubebuilder:validation:MaxLength=32
-	// +kubebuilder:validation:Pattern=`^v?[0-9]+\.[0-9]+(\.[0-9]+)?$`
-	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	KubernetesVersion KubernetesVersion `json:"kubernetesVersion,omitempty"`
 
 	// SiteKubernetesVersions overrides kubernetesVersion for the sites it names (site name: version).
 	// +optional
 	// +kubebuilder:validation:MaxProperties=256
-	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].matches('^v?[0-9]+\\\\.[0-9]+(\\\\.[0-9]+)?$'))",message="every version must look like 1.37 or v1.37.2"
-	SiteKubernetesVersions map[string]string `json:"siteKubernetesVersions,omitempty"`
+	SiteKubernetesVersions map[string]KubernetesVersion `json:"siteKubernetesVersions,omitempty"`
 
 	// CRDs are files or folders of the source repository holding CustomResourceDefinitions, searched
 	// besides base/.

@@ -440,7 +440,7 @@ func (in *Validation) DeepCopyInto(out *Validation) {
 	*out = *in
 	if in.SiteKubernetesVersions != nil {
 		in, out := &in.SiteKubernetesVersions, &out.SiteKubernetesVersions
-		*out = make(map[string]string, len(*in))
+		*out = make(map[string]KubernetesVersion, len(*in))
 		for key, val := range *in {
 			(*out)[key] = val
 		}
