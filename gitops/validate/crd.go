@@ -25,6 +25,7 @@ import (
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
@@ -95,7 +96,7 @@ func (s *Schemas) CRDs(docs [][]byte) (*CRDs, []string) {
 
 // ownCRDs compiles the CRDs among a rendered output's objects; a CRD that does not compile is a problem of
 // that object.
-func (s *Schemas) ownCRDs(objs []*unstructured.Unstructured) (*CRDs, []Problem) {
+func (s *Schemas) ownCRDs(ctx context.Context, objs []*unstructured.Unstructured) (*CRDs, []Problem) {
 	out := &CRDs{versions: map[schema.GroupVersionKind]*crdVersion{}}
 	var problems []Problem
 	for _, obj := range objs {
@@ -105,6 +106,12 @@ func (s *Schemas) ownCRDs(objs []*unstructured.Unstructured) (*CRDs, []Problem) 
 		var crd apiextensionsv1.CustomResourceDefinition
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &crd); err != nil {
 			continue // the built-in schema reports what is wrong with it
+		}
+		if errs := validateCRD(ctx, &crd); len(errs) > 0 {
+			for _, e := range errs {
+				problems = append(problems, fieldProblem(objectID(obj), e))
+			}
+			continue
 		}
 		c, err := s.compile(&crd)
 		if err != nil {
@@ -116,6 +123,19 @@ func (s *Schemas) ownCRDs(objs []*unstructured.Unstructured) (*CRDs, []Problem) 
 		}
 	}
 	return out, problems
+}
+
+// validateCRD checks a CRD as kube-apiserver does before it stores one: defaults, then the CRD's own rules,
+// among them the estimated cost of its CEL rules.
+func validateCRD(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) field.ErrorList {
+	crd = crd.DeepCopy()
+	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(crd)
+	var internal apiextensions.CustomResourceDefinition
+	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(crd,
+		&internal, nil); err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("spec"), crd.Name, err.Error())}
+	}
+	return apiextensionsvalidation.ValidateCustomResourceDefinition(ctx, &internal)
 }
 
 // compile compiles the schemas of crd's served versions, or returns those compiled for the same content.

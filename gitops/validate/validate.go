@@ -111,7 +111,7 @@ func (s *Schemas) Validate(ctx context.Context, stream []byte, o Options) (warni
 	if err != nil {
 		return nil, err
 	}
-	own, problems := s.ownCRDs(objs)
+	own, problems := s.ownCRDs(ctx, objs)
 	var missing []string
 	for _, obj := range objs {
 		gvk := obj.GroupVersionKind()

@@ -136,3 +136,38 @@ func TestValidateRefusesVersionsItHasNoSchemasOf(t *testing.T) {
 		t.Fatal("want an error for latest")
 	}
 }
+
+// A CRD in the output is checked as kube-apiserver checks it before storing it: here its CEL rule over
+// strings of unbounded length costs more than the budget, so the apiserver would refuse it.
+func TestValidateRefusesACRDKubeAPIServerWouldRefuse(t *testing.T) {
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.example.com
+spec:
+  group: example.com
+  names: {kind: Thing, listKind: ThingList, plural: things, singular: thing}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              tags:
+                type: object
+                additionalProperties: {type: string}
+                x-kubernetes-validations:
+                - rule: "self.all(k, self[k].matches('^[a-z]+$') && self.all(j, self[j] != self[k] || j == k))"
+`
+	_, err := NewSchemas().Validate(context.Background(), []byte(crd), Options{})
+	if err == nil || !strings.Contains(err.Error(), "CustomResourceDefinition things.example.com: "+
+		"spec.validation.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[0].rule: Forbidden") {
+		t.Fatalf("err = %v", err)
+	}
+}
