@@ -30,6 +30,7 @@ import (
 	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/source"
+	"github.com/siteops/siteops/gitops/validate"
 )
 
 // Checkout is a read-only, guarded view of a source tree for the CLI: a working copy on disk or a fetched
@@ -39,6 +40,10 @@ type Checkout struct {
 	root     string // folder on disk, "" for a fetched commit
 	Revision string // commit SHA, "" for a working copy that is not a Git repository
 	release  func()
+	// Validation says what rendered objects are checked against, as a SiteSync's spec.validation does; the
+	// zero value enforces the schemas of the default Kubernetes version and the CRDs of the checkout.
+	Validation ValidationOptions
+	schemas    *validate.Schemas // the Syncer's, or the checkout's own, made on first use
 }
 
 // OpenDir opens the working copy containing dir: the root is the Git work tree holding dir (or dir itself
@@ -74,7 +79,7 @@ func (sy *Syncer) FetchCheckout(ctx context.Context, workDir string, spec Source
 		return nil, err
 	}
 	return &Checkout{tree: tree.NewGit(src.Cache.Repo().Storer, src.Tree), Revision: src.Commit.Hash.String(),
-		release: src.Release}, nil
+		release: src.Release, schemas: sy.schemas}, nil
 }
 
 // FetchBranch opens the head of branch of url (with auth), or returns ok=false when the branch does not exist.
@@ -159,7 +164,7 @@ type RenderedSite struct {
 	YAML        []byte
 	InputDigest string
 	Warnings    []string
-	Err         error // guard or kustomize error; the site failed
+	Err         error // guard, kustomize or validation error; the site failed
 }
 
 // RenderDir renders the kustomization in folder dir (relative to the root) with optional image overrides.
@@ -194,9 +199,20 @@ func (c *Checkout) render(ctx context.Context, runs []*siteRun, workers int, ima
 			progress(out[i])
 		}
 	}
+	if c.schemas == nil {
+		c.schemas = validate.NewSchemas()
+	}
+	check, checkErr := newChecker(c.schemas, c.tree, c.Validation)
 	b := builder{guard: func(dir string) (*guard.Inputs, error) { return guard.Site(c.tree, dir) },
-		workers: workers, images: images}
+		workers: workers, images: images, check: check}
 	_ = buildSites(ctx, runs, b, func() error {
+		if checkErr != nil { // the validation's options are wrong: no site renders
+			for _, r := range runs {
+				if r.invalid == nil && r.guardErr == nil {
+					r.guardErr = checkErr
+				}
+			}
+		}
 		for _, r := range runs {
 			if r.invalid != nil || r.guardErr != nil {
 				report(r, nil)
@@ -214,7 +230,7 @@ func (c *Checkout) render(ctx context.Context, runs []*siteRun, workers int, ima
 func renderedSite(r *siteRun, yaml []byte) RenderedSite {
 	s := RenderedSite{Name: r.name, Dir: r.dir, YAML: yaml, Err: r.failed()}
 	if r.in != nil {
-		s.Warnings = sortedWarnings(r.in.Warnings)
+		s.Warnings = sortedWarnings(append(append([]string(nil), r.in.Warnings...), r.checked...))
 		if r.guardErr == nil {
 			s.InputDigest = r.in.Digest
 		}

@@ -37,6 +37,9 @@ const (
 	FailureKustomize FailureReason = "KustomizeError"
 	// FailurePlaintextSecret: the site renders a Secret with data; secrets stay out of Git.
 	FailurePlaintextSecret FailureReason = "PlaintextSecret"
+	// FailureValidation: a rendered object does not fit the schema of the site's Kubernetes version or its
+	// CRD (the message names the object, the field and why), or the check could not run.
+	FailureValidation FailureReason = "ValidationFailed"
 	// FailureNotPublished: the site rendered, but the push of the rendered commit failed.
 	FailureNotPublished FailureReason = "NotPublished"
 )

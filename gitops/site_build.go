@@ -45,7 +45,8 @@ type siteRun struct {
 	skip      bool
 	rendered  bool          // the build ran
 	took      time.Duration // wall time of the build
-	renderErr error         // the build failed
+	renderErr error         // the build failed, or its output did not validate
+	checked   []string      // the validation's warnings
 
 	// The rest is a Sync's.
 	state *SiteState
@@ -84,13 +85,15 @@ type builder struct {
 	workers  int
 	images   []kusttypes.Image
 	onRender func(site string) // called as each build starts; may be nil
+	check    *checker          // validates each output; nil when validation is off
 }
 
 // buildSites is the one path from a checkout to rendered bytes, for Sync and the CLI alike: it guards every
 // run with a valid name, calls between (when set) to mark the runs to skip, then renders the guarded runs
-// that are not skipped, workers at a time, handing each finished build to sink (from the building goroutine;
-// sink serializes what it shares): its output, or nil with the run's renderErr set. A cancelled ctx fails the
-// builds not yet started. The error is between's or the first of sink's; per-site failures stay in the runs.
+// that are not skipped, workers at a time, validates each output (b.check), and hands each finished build to
+// sink (from the building goroutine; sink serializes what it shares): its output, with the run's renderErr
+// set when the build failed (no output) or the output did not validate. A cancelled ctx fails the builds not
+// yet started. The error is between's or the first of sink's; per-site failures stay in the runs.
 func buildSites(ctx context.Context, runs []*siteRun, b builder, between func() error,
 	sink func(r *siteRun, yaml []byte) error) error {
 	for _, r := range runs {
@@ -114,6 +117,9 @@ func buildSites(ctx context.Context, runs []*siteRun, b builder, between func() 
 	var sinkErr error
 	render.Pool(ctx, jobs, b.workers, b.images, b.onRender, func(i int, res render.Result) {
 		r := ran[i]
+		if res.Err == nil && b.check != nil {
+			r.checked, res.Err = b.check.check(ctx, r.name, res.YAML)
+		}
 		r.rendered, r.took, r.renderErr = true, res.Took, res.Err
 		if sink == nil {
 			return

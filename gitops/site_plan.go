@@ -124,6 +124,9 @@ func (p *sitePlan) rendered(o SyncOptions) {
 		}
 		s := r.state
 		s.Rendered, s.RenderDuration = true, r.took
+		if len(r.checked) > 0 {
+			s.Warnings = sortedWarnings(append(s.Warnings, r.checked...))
+		}
 		if r.renderErr != nil {
 			s.Ready, s.Reason, s.Message = false, failureReason(r.renderErr), o.redactMsg(r.renderErr.Error())
 			o.Logger.V(1).Info("site failed", "site", r.name, "error", s.Message)

@@ -62,8 +62,13 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 			tgt.Release()
 		}
 	}()
+	check, err := newChecker(sy.schemas, srcTree, o.Validation)
+	if err != nil {
+		return res, err
+	}
 	var storeMu sync.Mutex // one writer into the target's store at a time
-	b := builder{guard: sy.guards.guard(src.Cache.Dir(), srcTree), workers: o.Workers, onRender: sy.onRender}
+	b := builder{guard: sy.guards.guard(src.Cache.Dir(), srcTree), workers: o.Workers, onRender: sy.onRender,
+		check: check}
 	err = buildSites(ctx, plan.runs, b, func() error {
 		if err := plan.guarded(o); err != nil {
 			return err

@@ -21,15 +21,18 @@ import (
 	"path/filepath"
 
 	"github.com/siteops/siteops/gitops/source"
+	"github.com/siteops/siteops/gitops/validate"
 )
 
 // Syncer renders and publishes sites. It owns what a process keeps between calls: a lock per cache folder,
 // the trees and guard results of the last Sync of each cache (so the next one reads only what changed), the
-// Git HTTP(S) client with its open connections, and the push capabilities of the remotes. Make one per
+// compiled schemas rendered objects are validated against, the Git HTTP(S) client with its open connections,
+// and the push capabilities of the remotes. Make one per
 // process (the manager and the CLI each make theirs) and share it; it is safe for concurrent use.
 type Syncer struct {
 	caches   *source.Caches
 	guards   *guardMemos
+	schemas  *validate.Schemas
 	onRender func(site string)
 }
 
@@ -42,7 +45,8 @@ type SyncerOptions struct {
 
 // NewSyncer makes a Syncer with nothing remembered yet.
 func NewSyncer(o SyncerOptions) *Syncer {
-	return &Syncer{caches: source.NewCaches(), guards: newGuardMemos(), onRender: o.OnRender}
+	return &Syncer{caches: source.NewCaches(), guards: newGuardMemos(), schemas: validate.NewSchemas(),
+		onRender: o.OnRender}
 }
 
 // RemoveWorkDir removes workDir, the cache folder of Syncs that will not run again (say, of a deleted

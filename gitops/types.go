@@ -83,6 +83,8 @@ type SyncOptions struct {
 	// Gate, when set, chooses after rendering which sites are published and which get older output back
 	// (waves, freeze windows, reverts); nil publishes every rendered site.
 	Gate PublishGate
+	// Validation says what each site's rendered objects are checked against before they are published.
+	Validation ValidationOptions
 
 	// beforePush, when set (tests only), runs before each push attempt with the attempt number (0-based).
 	beforePush func(attempt int)

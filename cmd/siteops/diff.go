@@ -39,7 +39,12 @@ func runDiff(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stde
 	targetURL := fs.String("target-url", "", "repository of the rendered branch (default: the origin remote of --repo)")
 	branch := fs.String("branch", gitops.DefaultTargetBranch, "rendered branch")
 	pathTemplate := fs.String("path-template", gitops.DefaultPathTemplate, "folder of a site on the rendered branch")
+	vf := addValidationFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	validation, err := vf.options()
+	if err != nil {
 		return err
 	}
 	if revs.set() {
@@ -49,7 +54,7 @@ func runDiff(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stde
 			fs.Usage()
 			return errUsage
 		}
-		return diffRevisions(ctx, *repo, *overlays, revs, stdout, stderr)
+		return diffRevisions(ctx, *repo, *overlays, revs, validation, stdout, stderr)
 	}
 	if *site == "" {
 		_, _ = fmt.Fprintln(stderr, "siteops diff: --site (or --base) is required")
@@ -65,6 +70,7 @@ func runDiff(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stde
 		return err
 	}
 	defer c.Close()
+	c.Validation = validation
 	if *targetURL == "" {
 		if *targetURL, err = originURL(c.Root()); err != nil {
 			return err

@@ -61,7 +61,12 @@ func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 	workers := fs.Int("workers", gitops.DefaultWorkers, "sites rendered at a time")
 	var images imageFlags
 	fs.Var(&images, "image", "image override name=newName[:tag][@digest] (with --dir; repeatable)")
+	vf := addValidationFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	validation, err := vf.options()
+	if err != nil {
 		return err
 	}
 	if *dir != "" {
@@ -69,7 +74,7 @@ func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 			_, _ = fmt.Fprintln(stderr, "siteops render: --dir cannot be combined with --site or --out")
 			return errUsage
 		}
-		return renderDir(ctx, *dir, images, stdout, stderr)
+		return renderDir(ctx, *dir, images, validation, stdout, stderr)
 	}
 	if len(images) > 0 {
 		_, _ = fmt.Fprintln(stderr, "siteops render: --image needs --dir")
@@ -85,6 +90,7 @@ func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 		return err
 	}
 	defer c.Close()
+	c.Validation = validation
 	sites := []string{*site}
 	if *site == "" {
 		if sites, err = c.Sites(*overlays); err != nil {
@@ -122,7 +128,8 @@ func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 }
 
 // renderDir renders one kustomization folder to stdout.
-func renderDir(ctx context.Context, dir string, images []kusttypes.Image, stdout, stderr io.Writer) error {
+func renderDir(ctx context.Context, dir string, images []kusttypes.Image, validation gitops.ValidationOptions,
+	stdout, stderr io.Writer) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usageError{fmt.Sprintf("--dir %s: no such folder", dir)}
 	}
@@ -131,6 +138,7 @@ func renderDir(ctx context.Context, dir string, images []kusttypes.Image, stdout
 		return err
 	}
 	defer c.Close()
+	c.Validation = validation
 	rel, err := c.Rel(dir)
 	if err != nil {
 		return err

@@ -68,6 +68,16 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 		Sites:       append([]string(nil), spec.Sites...),
 		WorkDir:     workDir,
 	}
+	if v := spec.Validation; v != nil {
+		opts.Validation = gitops.ValidationOptions{Mode: gitops.ValidationMode(v.Mode),
+			KubernetesVersion: string(v.KubernetesVersion), CRDPaths: append([]string(nil), v.CRDs...)}
+		for site, version := range v.SiteKubernetesVersions {
+			if opts.Validation.SiteKubernetesVersions == nil {
+				opts.Validation.SiteKubernetesVersions = map[string]string{}
+			}
+			opts.Validation.SiteKubernetesVersions[site] = string(version)
+		}
+	}
 
 	if run.before.ObservedGeneration == run.obj.Generation && len(run.before.Sites) > 0 {
 		opts.Previous = make(map[string]gitops.SiteState, len(run.before.Sites))

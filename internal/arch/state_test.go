@@ -39,13 +39,17 @@ func libraryRoots() []string { return []string{"internal", "controllers", "gitop
 // versionFile is the one file allowed a plain package-level var: Version, which the linker sets (-X).
 const versionFile = "internal/version/version.go"
 
+// schemasFile is the one file allowed an embedded file system, schemaFiles: the built-in types' OpenAPI schemas
+// compiled into the binary (go:embed needs a package-level var; an embed.FS cannot be changed).
+const schemasFile = "gitops/validate/builtin.go"
+
 // renderFile is the one file allowed a package-level lock, openAPIMu: it guards kustomize's OpenAPI schema, which
 // belongs to the process, so every Syncer in the process must share it.
 const renderFile = "gitops/render/render.go"
 
 // TestLibrariesKeepNoPackageState fails listing file:line: name for every package-level var in the
 // libraries' non-test files, except regexp.MustCompile values, errors.New and fmt.Errorf sentinels, blank
-// assertions (var _ T = ...), internal/version.Version and gitops/render.openAPIMu.
+// assertions (var _ T = ...), internal/version.Version, gitops/render.openAPIMu and gitops/validate.schemaFiles.
 func TestLibrariesKeepNoPackageState(t *testing.T) {
 	root := moduleRoot(t)
 	var found []string
@@ -118,6 +122,9 @@ func allowedVar(rel, name string, value ast.Expr, imports map[string]string) boo
 	}
 	if filepath.ToSlash(rel) == versionFile && name == "Version" {
 		return true // set by the linker: -X github.com/siteops/siteops/internal/version.Version=...
+	}
+	if filepath.ToSlash(rel) == schemasFile && name == "schemaFiles" {
+		return true // read-only data embedded at build time
 	}
 	if filepath.ToSlash(rel) == renderFile && name == "openAPIMu" {
 		return true // guards kustomize's process-wide OpenAPI schema

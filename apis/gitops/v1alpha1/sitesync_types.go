@@ -75,6 +75,11 @@ type SiteSyncSpec struct {
 	// +optional
 	Delivery *Delivery `json:"delivery,omitempty"`
 
+	// Validation says what the rendered objects are checked against before they are published. Empty
+	// enforces the schemas of the default Kubernetes version and the repository's CRDs.
+	// +optional
+	Validation *Validation `json:"validation,omitempty"`
+
 	// RolloutSpec delivers a change wave by wave: spec.waves, spec.progressDeadline, spec.onFailure and
 	// spec.freeze (sitesync_waves_types.go).
 	RolloutSpec `json:",inline"`
@@ -205,7 +210,7 @@ type SiteStatus struct {
 	// Ready is true when the site's last render succeeded.
 	Ready bool `json:"ready"`
 	// Reason says in one word why the site is not ready: InvalidSiteName, GuardRefused, KustomizeError,
-	// PlaintextSecret or NotPublished.
+	// PlaintextSecret, ValidationFailed or NotPublished.
 	// +optional
 	Reason string `json:"reason,omitempty"`
 	// Message is the kustomize or guard error when the site is not ready.

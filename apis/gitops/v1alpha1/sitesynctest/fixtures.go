@@ -114,6 +114,15 @@ func InvalidSiteSyncs() []Invalid {
 		}, "spec.waves[0].soak"},
 		{"progress deadline below 10s", func(s *S) { s.Spec.ProgressDeadline = d("5s") }, "spec.progressDeadline"},
 		{"unknown onFailure", func(s *S) { s.Spec.OnFailure = "Rollback" }, "spec.onFailure"},
+		{"unknown validation mode", func(s *S) { s.Spec.Validation = &gitopsv1alpha1.Validation{Mode: "Strict"} },
+			"spec.validation.mode"},
+		{"kubernetes version latest", func(s *S) {
+			s.Spec.Validation = &gitopsv1alpha1.Validation{KubernetesVersion: "latest"}
+		}, "spec.validation.kubernetesVersion"},
+		{"site kubernetes version 1", func(s *S) {
+			s.Spec.Validation = &gitopsv1alpha1.Validation{
+				SiteKubernetesVersions: map[string]gitopsv1alpha1.KubernetesVersion{"dev": "1"}}
+		}, "spec.validation.siteKubernetesVersions.dev"},
 		{"freeze schedule with four fields", func(s *S) {
 			s.Spec.Freeze = []gitopsv1alpha1.FreezeWindow{{Schedule: "0 18 * *", Duration: *d("1h")}}
 		}, "spec.freeze[0].schedule"},
