@@ -28,8 +28,8 @@ import (
 )
 
 // TestSummarizeReadyFollowsTheRolloutPhase: every site rendered, yet a rollout that holds its revision
-// (Halted, Frozen, WaitingForApproval, Inconclusive, Paused) makes Ready False naming the revision; a rollout on its way or complete
-// leaves Ready to the render and delivery; a site that failed to render comes first.
+// (Halted, Frozen, WaitingForApproval, Inconclusive, Paused) makes Ready False naming the revision; a rollout
+// on its way or complete leaves Ready to the render and delivery; a site that failed to render comes first.
 func TestSummarizeReadyFollowsTheRolloutPhase(t *testing.T) {
 	cases := []struct {
 		phase      gitopsv1alpha1.RolloutPhase
