@@ -152,6 +152,8 @@ func (r *Reconciler) defaults(apiReader client.Reader) {
 type scope struct {
 	kit.Flow
 	obj *gitopsv1alpha1.SiteSync
+	// base is the SiteSync the status patch is computed against: as read, or as stored (freshStatus).
+	base *gitopsv1alpha1.SiteSync
 	// before is the status as read, to find what changed.
 	before gitopsv1alpha1.SiteSyncStatus
 	// beforeSites indexes before.Sites by name (see previous).
@@ -186,9 +188,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		}
 		return ctrl.Result{}, fmt.Errorf("getting SiteSync %s: %w", req.NamespacedName, err)
 	}
-	run := &scope{obj: obj, before: *obj.Status.DeepCopy(), started: r.Clock.Now()}
-	before := obj.DeepCopy()
-	defer func() { result, retErr = r.finish(ctx, run, before, result, retErr) }()
+	run := &scope{obj: obj, base: obj.DeepCopy(), before: *obj.Status.DeepCopy(), started: r.Clock.Now()}
+	defer func() { result, retErr = r.finish(ctx, run, result, retErr) }()
 
 	if obj.Spec.Suspend {
 		return ctrl.Result{}, nil
@@ -198,6 +199,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	due, wait := syncDue(obj, r.Clock.Now())
 	if due || r.rolloutDue(ctx, run) {
 		run.RequeueAfter(jittered(interval(obj), r.random()))
+		steps = append([]kit.Step[*scope]{{Name: "fresh-status", Run: r.freshStatus}}, steps...)
 		steps = append(steps,
 			kit.Step[*scope]{Name: "sync", Run: r.runSync},
 			kit.Step[*scope]{Name: "record", Run: r.recordResult},
@@ -231,12 +233,11 @@ func (run *scope) previous(site string) (gitopsv1alpha1.SiteStatus, bool) {
 // once. A stall is not retried hot: the condition and the event say why, and the SiteSync is looked at again
 // once per interval, which is also how a fixed Secret is noticed (siteops may get Secrets by name, never
 // list or watch them). `kubectl annotate` of requestedAt asks for a look at once.
-func (r *Reconciler) finish(ctx context.Context, run *scope, before *gitopsv1alpha1.SiteSync, result ctrl.Result,
-	err error) (ctrl.Result, error) {
+func (r *Reconciler) finish(ctx context.Context, run *scope, result ctrl.Result, err error) (ctrl.Result, error) {
 	err = run.redact.Error(err)
 	r.emitFailureEvent(run, err)
 	r.summarize(run, err)
-	patchErr := kit.PatchStatus(ctx, r.Client, before, run.obj)
+	patchErr := kit.PatchStatus(ctx, r.Client, run.base, run.obj)
 	if _, stalled := kit.AsStall(err); stalled && patchErr == nil {
 		return ctrl.Result{RequeueAfter: jittered(interval(run.obj), r.random())}, nil
 	}

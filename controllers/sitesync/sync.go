@@ -30,6 +30,35 @@ import (
 	"github.com/siteops/siteops/internal/kit"
 )
 
+// errCacheBehind is returned when the manager's cache holds an older spec than the apiserver: the update
+// event that brings the newer one reconciles again.
+var errCacheBehind = errors.New("the manager's cache holds an older SiteSync than the apiserver; waiting for it")
+
+// freshStatus makes a sync plan on the status as stored, not as the manager's cache holds it. The cache can
+// lag behind this controller's own last write: an Application's change may trigger the reconcile right after
+// the one that published a wave, before the cache shows that wave's status. A rollout planned on the older
+// status would count the wave's sites, whose folders already hold the revision, as unchanged by it, and
+// publish the next wave before the first one was healthy. One uncached read per sync, which fetches from Git
+// anyway, closes that window.
+func (r *Reconciler) freshStatus(ctx context.Context, run *scope) error {
+	stored := &gitopsv1alpha1.SiteSync{}
+	if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(run.obj), stored); err != nil {
+		return fmt.Errorf("reading the stored SiteSync: %w", err)
+	}
+	if stored.ResourceVersion == run.obj.ResourceVersion {
+		return nil
+	}
+	if stored.Generation != run.obj.Generation {
+		return errCacheBehind
+	}
+	logf.FromContext(ctx).V(1).Info("planning on the stored status: the cache is behind",
+		"cached", run.obj.ResourceVersion, "stored", stored.ResourceVersion)
+	run.obj.ResourceVersion, run.obj.Annotations = stored.ResourceVersion, stored.Annotations
+	run.obj.Status = *stored.Status.DeepCopy()
+	run.base, run.before, run.beforeSites = stored, *stored.Status.DeepCopy(), nil
+	return nil
+}
+
 // runSync calls gitops.Sync with the SiteSync's spec, the credentials and the per-site state of the last sync,
 // bounded by spec.timeout. Errors the library calls permanent stall the SiteSync.
 func (r *Reconciler) runSync(ctx context.Context, run *scope) error {
