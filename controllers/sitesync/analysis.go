@@ -243,9 +243,23 @@ func (r *Reconciler) pruneAnalysisRuns(ctx context.Context, run *scope, revision
 	if l := run.obj.Spec.AnalysisRunHistoryLimit; l != nil {
 		limit = int(*l)
 	}
+	isCurrent := func(ar *rolloutsv1alpha1.AnalysisRun) bool {
+		return ar.Labels[gitopsv1alpha1.LabelRevision] == revisionLabel(revision)
+	}
+	// The current revision's runs first (always kept), then the others newest first. Creation times have
+	// one-second resolution: the name breaks ties, so an older run never takes a current run's place.
 	runs := slices.Clone(run.analysisRuns)
 	slices.SortFunc(runs, func(a, b rolloutsv1alpha1.AnalysisRun) int {
-		return b.CreationTimestamp.Compare(a.CreationTimestamp.Time)
+		if ca, cb := isCurrent(&a), isCurrent(&b); ca != cb {
+			if ca {
+				return -1
+			}
+			return 1
+		}
+		if c := b.CreationTimestamp.Compare(a.CreationTimestamp.Time); c != 0 {
+			return c
+		}
+		return strings.Compare(b.Name, a.Name)
 	})
 	kept := 0
 	for i := range runs {
@@ -253,7 +267,7 @@ func (r *Reconciler) pruneAnalysisRuns(ctx context.Context, run *scope, revision
 		if ar.DeletionTimestamp != nil {
 			continue
 		}
-		current := ar.Labels[gitopsv1alpha1.LabelRevision] == revisionLabel(revision)
+		current := isCurrent(ar)
 		if current || kept < limit {
 			kept++
 			if !current && !ar.Status.Phase.Completed() && !ar.Spec.Terminate {
