@@ -27,6 +27,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/siteops/siteops/gitops/source"
+	"github.com/siteops/siteops/test/gitserver"
 )
 
 // TestCLIAndSyncRenderTheSameBytesAndErrors renders one revision of a repository whose overlays include every
@@ -35,7 +36,7 @@ import (
 // same error (Sync's scrubbed for status) and failure reason, both ways.
 func TestCLIAndSyncRenderTheSameBytesAndErrors(t *testing.T) {
 	g := NewWithT(t)
-	addr, connections := countingListener(t)
+	addr, connections := gitserver.CountingListener(t)
 	outside := t.TempDir()
 	outsideFile := filepath.Join(outside, "secret.yaml")
 	g.Expect(os.WriteFile(outsideFile, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: outside\n"),

@@ -18,37 +18,15 @@ package gitops
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	. "github.com/onsi/gomega"
-)
 
-// countingListener accepts TCP connections on 127.0.0.1 and counts them; nothing may ever connect.
-func countingListener(t *testing.T) (addr string, connections *atomic.Int64) {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n atomic.Int64
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			_ = c.Close()
-		}
-	}()
-	t.Cleanup(func() { _ = l.Close() })
-	return l.Addr().String(), &n
-}
+	"github.com/siteops/siteops/test/gitserver"
+)
 
 // hostileCase is an overlay that must fail its site and nothing else.
 type hostileCase struct {
@@ -131,7 +109,7 @@ func hostileCases(addr, outsideFile, execMarkerScript string) map[string]hostile
 
 func TestSyncHostileOverlaysFailOnlyTheirSite(t *testing.T) {
 	g := NewWithT(t)
-	addr, connections := countingListener(t)
+	addr, connections := gitserver.CountingListener(t)
 	outside := t.TempDir()
 	outsideFile := filepath.Join(outside, "secret.yaml")
 	const outsideMarker = "OUTSIDE-THE-CHECKOUT-7f3a"

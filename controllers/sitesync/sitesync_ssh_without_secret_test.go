@@ -17,8 +17,6 @@ limitations under the License.
 package sitesync
 
 import (
-	"net"
-	"sync/atomic"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -29,36 +27,15 @@ import (
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/test/gitserver"
 )
-
-// sshListener accepts TCP connections on 127.0.0.1 and counts them: an SSH URL to it must never be dialled.
-func sshListener(t *testing.T) (addr string, connections *atomic.Int64) {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n atomic.Int64
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			_ = c.Close()
-		}
-	}()
-	t.Cleanup(func() { _ = l.Close() })
-	return l.Addr().String(), &n
-}
 
 // TestSiteSyncSSHWithoutSecretRefStalls: an SSH source or target URL without its secretRef stalls the SiteSync
 // at once (no retries: Reconciling stays False), with a message that names the field to set and the keys its
 // Secret needs, and one Stalled warning; the URL's host is never dialled (no SSH agent is asked for a key).
 func TestSiteSyncSSHWithoutSecretRefStalls(t *testing.T) {
 	useSuite(t)
-	addr, connections := sshListener(t)
+	addr, connections := gitserver.CountingListener(t)
 	sshURL := "ssh://git@" + addr + "/config.git"
 	for name, tc := range map[string]struct {
 		field  string
