@@ -375,10 +375,13 @@ cmd_env() {
 remember_site() {
   local f=$D/fleet.env sites
   [ -f "$f" ] || return 0
-  sites=$(sed -n 's/^SITEOPS_CLUSTER_SITES=//p' "$f")
-  case ",${sites//[ ]/,}," in *",$1,"*) return 0 ;; esac
-  sed -i '/^SITEOPS_CLUSTER_SITES=/d' "$f"
-  echo "SITEOPS_CLUSTER_SITES=${sites:+$sites,}$1" >>"$f"
+  (
+    flock 9 # two add-site runs at once both get written
+    sites=$(sed -n 's/^SITEOPS_CLUSTER_SITES=//p' "$f")
+    case ",${sites//[ ]/,}," in *",$1,"*) exit 0 ;; esac
+    sed -i '/^SITEOPS_CLUSTER_SITES=/d' "$f"
+    echo "SITEOPS_CLUSTER_SITES=${sites:+$sites,}$1" >>"$f"
+  ) 9>"$D/.fleet.env.lock"
 }
 
 cmd_status() {

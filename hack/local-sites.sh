@@ -22,8 +22,13 @@ site_port() {
   local sd=$D/sites/$1 n
   if [ ! -f "$sd/port" ]; then
     mkdir -p "$D/sites"
-    n=$(find "$D/sites" -mindepth 2 -maxdepth 2 -name port | wc -l)
-    mkdir -p "$sd" && echo $((PB + 20 + 10 * n)) >"$sd/port"
+    (
+      flock 9 # two add-site runs at once take different ports
+      if [ ! -f "$sd/port" ]; then
+        n=$(find "$D/sites" -mindepth 2 -maxdepth 2 -name port | wc -l)
+        mkdir -p "$sd" && echo $((PB + 20 + 10 * n)) >"$sd/port"
+      fi
+    ) 9>"$D/sites/.ports.lock"
   fi
   cat "$sd/port"
 }

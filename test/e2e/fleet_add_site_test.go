@@ -49,15 +49,11 @@ func TestAddSiteKeepsTheFleetsSiteComponents(t *testing.T) {
 		}
 		env = append(env, kv)
 	}
-	func() {
-		siteAdds.Lock()
-		defer siteAdds.Unlock()
-		cmd := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "local-cluster.sh"), "add-site", name)
-		cmd.Env = env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("local-cluster.sh add-site %s: %v\n%s", name, err, out)
-		}
-	}()
+	cmd := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "local-cluster.sh"), "add-site", name)
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("local-cluster.sh add-site %s: %v\n%s", name, err, out)
+	}
 	t.Cleanup(func() {
 		localCluster(t, "stop-site", name)
 		_, _ = tryKubectl("-n", "argocd", "delete", "secret", "cluster-"+name, "--ignore-not-found")

@@ -52,11 +52,19 @@ func onSite(site string, args ...string) string { return siteKube(site).jsonpath
 // localCluster runs hack/local-cluster.sh against the e2e cluster (e.g. stop-site NAME).
 func localCluster(t *testing.T, args ...string) {
 	t.Helper()
+	if err := tryLocalCluster(args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tryLocalCluster runs hack/local-cluster.sh ARGS on the fleet, as localCluster does, and returns its error.
+func tryLocalCluster(args ...string) error {
 	cmd := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "local-cluster.sh"), args...)
 	cmd.Env = cluster.env
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("local-cluster.sh %s: %v\n%s", strings.Join(args, " "), err, out)
+		return fmt.Errorf("local-cluster.sh %s: %w\n%s", strings.Join(args, " "), err, out)
 	}
+	return nil
 }
 
 // fleetSource is a source repository: a base with a ConfigMap and a Deployment, and one overlay per site

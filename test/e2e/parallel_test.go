@@ -19,6 +19,7 @@ limitations under the License.
 package e2e
 
 import (
+	"errors"
 	"sync"
 	"testing"
 
@@ -36,8 +37,6 @@ var (
 	// that send every CronJob's admission to one manager, and the Lease of the managers of the main shard. It
 	// serves one test at a time, which holds it (hold).
 	hubManager sync.Mutex
-	// siteAdds lets one `local-cluster.sh add-site` run at a time: each gives the new site the next free ports.
-	siteAdds sync.Mutex
 )
 
 // hold locks mu for the rest of the test: it is unlocked after the test's cleanups registered later have run.
@@ -60,27 +59,17 @@ func shardLabels(shard string) string {
 }
 
 // addSite starts one more site cluster and registers it in the hub's Argo CD (local-cluster.sh add-site); it
-// stops it when the test ends.
+// stops it when the test ends. Tests add sites at the same time: local-cluster.sh gives each its own ports.
 func addSite(t *testing.T, name string) {
 	t.Helper()
-	siteAdds.Lock()
-	defer siteAdds.Unlock()
-	localCluster(t, "add-site", name)
-	t.Cleanup(func() {
-		localCluster(t, "stop-site", name)
-		_, _ = tryKubectl("-n", "argocd", "delete", "secret", "cluster-"+name, "--ignore-not-found")
-	})
+	ownSites(t, name)
 }
 
 // ownCluster starts a cluster of the test's own, as a site cluster is started but not registered in Argo CD
 // (local-cluster.sh add-cluster), with siteops' CRDs installed; it stops it when the test ends.
 func ownCluster(t *testing.T, name string) kube {
 	t.Helper()
-	func() {
-		siteAdds.Lock()
-		defer siteAdds.Unlock()
-		localCluster(t, "add-cluster", name)
-	}()
+	localCluster(t, "add-cluster", name)
 	t.Cleanup(func() { localCluster(t, "stop-site", name) })
 	k := siteKube(name)
 	if err := k.installCRDs(); err != nil {
@@ -93,8 +82,18 @@ func ownCluster(t *testing.T, name string) kube {
 // stops, syncs or writes to, and returns their names.
 func ownSites(t *testing.T, names ...string) []string {
 	t.Helper()
-	for _, n := range names {
-		addSite(t, n)
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, n := range names {
+		t.Cleanup(func() {
+			localCluster(t, "stop-site", n)
+			_, _ = tryKubectl("-n", "argocd", "delete", "secret", "cluster-"+n, "--ignore-not-found")
+		})
+		wg.Go(func() { errs[i] = tryLocalCluster("add-site", n) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
 	}
 	return names
 }
