@@ -18,10 +18,6 @@ limitations under the License.
 
 package e2e
 
-// This file sorts before the other tests' files, so its tests run first on the fresh cluster: the installer
-// creates siteops-system, the manager Rollout and webhook configurations that the GitOps upgrade test later
-// creates through Argo CD, and the test removes them (all but the CRDs, which TestMain installed) before it ends.
-
 import (
 	"os"
 	"os/exec"
@@ -40,10 +36,11 @@ const installImage = "ghcr.io/siteops/manager:" + e2eVersion
 // local cluster server-side: every object must be accepted, exist afterwards, and the manager Rollout must
 // carry the image and become Healthy under the real Argo Rollouts controller (its pods run on kwok).
 //
-// It runs alone (no t.Parallel): the installed webhook configurations send every CronJob's admission in the
-// cluster to a Service whose pods run no process, and it deletes namespace siteops-system, where every manager
-// the tests start keeps its Lease.
+// It runs beside the other tests on a cluster of its own (with Argo Rollouts, as every site has): the installed
+// webhook configurations send every CronJob's admission in that cluster to a Service whose pods run no process.
 func TestInstallerAppliesCleanly(t *testing.T) {
+	t.Parallel()
+	k := ownCluster(t, "installer")
 	root := testenv.RepoRoot()
 	// -o manifests: the CRD, RBAC and webhook YAML under base/ are committed and `make verify` keeps them in
 	// step with the code, so the test does not install controller-gen to regenerate them.
@@ -62,14 +59,13 @@ func TestInstallerAppliesCleanly(t *testing.T) {
 	}
 
 	// kubectl get -f names every object of the file, whether or not it exists yet (a dry run).
-	objects := strings.Fields(kubectl(t, "create", "--dry-run=client", "-o", "name", "-f", installer))
+	objects := strings.Fields(k.kubectl(t, "create", "--dry-run=client", "-o", "name", "-f", installer))
 	if len(objects) < 15 {
 		t.Fatalf("dist/install.yaml holds %d objects, want the CRDs, RBAC, webhooks, Rollout and Services: %v",
 			len(objects), objects)
 	}
-	t.Cleanup(func() { removeInstalled(t, objects) })
 
-	out := kubectl(t, "apply", "--server-side", "-f", installer)
+	out := k.kubectl(t, "apply", "--server-side", "-f", installer)
 	applied := strings.Split(strings.TrimSpace(out), "\n")
 	if len(applied) != len(objects) {
 		t.Fatalf("kubectl apply reported %d objects, the file has %d:\n%s", len(applied), len(objects), out)
@@ -80,42 +76,25 @@ func TestInstallerAppliesCleanly(t *testing.T) {
 		}
 	}
 	for _, obj := range objects {
-		if _, err := tryKubectl("get", "-n", "siteops-system", obj); err != nil {
+		if _, err := k.tryIn("", "get", "-n", "siteops-system", obj); err != nil {
 			t.Errorf("%s is missing after the apply: %v", obj, err)
 		}
 	}
 
-	image := jsonpath("-n", "siteops-system", "get", "rollout", "siteops-manager", "-o",
+	image := k.jsonpath("-n", "siteops-system", "get", "rollout", "siteops-manager", "-o",
 		"jsonpath={.spec.template.spec.containers[0].image}")
 	if image != installImage {
 		t.Fatalf("Rollout siteops-manager runs %q, want %q", image, installImage)
 	}
 	waitFor(t, 3*time.Minute, "the installed Rollout to be Healthy", func() (bool, string) {
-		phase := jsonpath("-n", "siteops-system", "get", "rollout", "siteops-manager", "-o",
+		phase := k.jsonpath("-n", "siteops-system", "get", "rollout", "siteops-manager", "-o",
 			"jsonpath={.status.phase} {.status.message}")
 		return strings.HasPrefix(phase, "Healthy"), phase
 	})
 	t.Logf("$ kubectl argo rollouts get rollout siteops-manager -n siteops-system\n%s",
-		kubectl(t, "argo", "rollouts", "get", "rollout", "siteops-manager", "-n", "siteops-system", "--no-color"))
-}
-
-// removeInstalled deletes what the installer created except the CRDs (TestMain's, and the other tests'),
-// and waits until the namespace is gone so later tests can create it again.
-func removeInstalled(t *testing.T, objects []string) {
-	t.Helper()
-	var doomed []string
-	for _, obj := range objects {
-		if !strings.HasPrefix(obj, "customresourcedefinition") {
-			doomed = append(doomed, obj)
-		}
-	}
-	args := append([]string{"delete", "--ignore-not-found", "--wait=false", "-n", "siteops-system"}, doomed...)
-	if out, err := tryKubectl(args...); err != nil {
-		t.Errorf("removing the installed objects: %v\n%s", err, out)
-	}
-	if out, err := tryKubectl("wait", "--for=delete", "namespace/siteops-system", "--timeout=180s"); err != nil {
-		t.Errorf("namespace siteops-system was not deleted: %v\n%s", err, out)
-	}
+		// kubectl does not pass flags placed before a plugin's name: the plugin takes --kubeconfig itself.
+		kubectl(t, "argo", "rollouts", "get", "rollout", "siteops-manager", "-n", "siteops-system", "--no-color",
+			"--kubeconfig", k.kubeconfig))
 }
 
 // TestBuildStampsVersion: the version ldflags of `make build` (`make ldflags`) stamp VERSION into both binaries:

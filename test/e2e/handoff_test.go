@@ -30,7 +30,7 @@ import (
 
 // churn keeps changing a Guestbook's spec every 100ms so the leading manager always has a write to make; it
 // returns a stop function.
-func churn(ns, name string) func() {
+func churn(k kube, ns, name string) func() {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -42,7 +42,7 @@ func churn(ns, name string) func() {
 				return
 			case <-time.After(100 * time.Millisecond):
 			}
-			_, _ = tryKubectl("-n", ns, "patch", "guestbook", name, "--type=merge", "-p",
+			_, _ = k.tryIn("", "-n", ns, "patch", "guestbook", name, "--type=merge", "-p",
 				fmt.Sprintf(`{"spec":{"size":%d}}`, 1+i%2))
 		}
 	}()
@@ -51,15 +51,16 @@ func churn(ns, name string) func() {
 
 // handoff starts blue (leading) and green (standby), checks green is Ready and in shadow mode while blue
 // leads, SIGTERMs blue and waits for green to write. It returns both managers' write spans.
-func handoff(t *testing.T, ns, gb string, round int) (blue, green managerproc.WriteSpan) {
+func handoff(t *testing.T, k kube, ns, gb string, round int) (blue, green managerproc.WriteSpan) {
 	t.Helper()
-	b := startManager(t, fmt.Sprintf("blue-%d", round), "--zap-log-level=1", "--zap-time-encoding=rfc3339nano")
+	on := "--kubeconfig=" + k.kubeconfig
+	b := startManager(t, fmt.Sprintf("blue-%d", round), on, "--zap-log-level=1", "--zap-time-encoding=rfc3339nano")
 	waitFor(t, 60*time.Second, "blue leads", func() (bool, string) { return b.Mode() == "leader", b.Mode() })
-	g := startManager(t, fmt.Sprintf("green-%d", round), "--zap-log-level=1", "--zap-time-encoding=rfc3339nano")
+	g := startManager(t, fmt.Sprintf("green-%d", round), on, "--zap-log-level=1", "--zap-time-encoding=rfc3339nano")
 	waitFor(t, 60*time.Second, "green Ready while blue leads", func() (bool, string) {
 		return g.Ready() && g.Mode() == "standby", g.Mode()
 	})
-	stop := churn(ns, gb)
+	stop := churn(k, ns, gb)
 	time.Sleep(2 * time.Second) // let blue write under churn before the hand-off
 	b.Stop(syscall.SIGTERM)
 	waitFor(t, 30*time.Second, "green leads and writes", func() (bool, string) {
@@ -75,12 +76,15 @@ func handoff(t *testing.T, ns, gb string, round int) (blue, green managerproc.Wr
 // standby (green) is Ready and only shadows while blue leads; blue gets SIGTERM and green takes over. Across
 // three hand-offs under constant churn, blue's last write always comes before green's first.
 //
-// It runs alone (no t.Parallel): it measures one writer at a time on the Lease of the main shard, and its
-// managers reconcile every object without a shard label in the cluster.
+// It runs beside the other tests on a cluster of its own: its managers lead the main shard's Lease and
+// reconcile every object in the cluster.
 func TestLeadershipHandoffHasOneWriterAtATime(t *testing.T) {
+	t.Parallel()
 	ns := "e2e-handoff"
-	kubectl(t, "create", "namespace", ns)
-	apply(t, ns, `
+	k := ownCluster(t, "handoff")
+	k.kubectl(t, "create", "namespace", "siteops-system")
+	k.kubectl(t, "create", "namespace", ns)
+	if out, err := k.tryIn(`
 apiVersion: v1
 kind: ConfigMap
 metadata: {name: gbconfig}
@@ -90,9 +94,11 @@ apiVersion: webapp.my.domain/v1
 kind: Guestbook
 metadata: {name: gb}
 spec: {size: 1, configMapName: gbconfig, alias: Name}
-`)
+`, "-n", ns, "apply", "-f", "-"); err != nil {
+		t.Fatalf("creating the Guestbook: %v\n%s", err, out)
+	}
 	for round := 0; round < 3; round++ {
-		blue, green := handoff(t, ns, "gb", round)
+		blue, green := handoff(t, k, ns, "gb", round)
 		if blue.Count == 0 || green.Count == 0 {
 			t.Fatalf("round %d: blue wrote %d times, green %d times; both must write", round, blue.Count, green.Count)
 		}
