@@ -154,6 +154,12 @@ func (f *benchFleet) checkSites(tb testing.TB, n int) {
 			tb.Fatalf("site %s: rendered commit %s, want the rendered branch's head %s", s.Name, s.RenderedCommit, head)
 		}
 	}
+	f.checkClusters(tb, n)
+}
+
+// checkClusters checks, untimed, that each site cluster holds base release n.
+func (f *benchFleet) checkClusters(tb testing.TB, n int) {
+	tb.Helper()
 	for _, site := range fleetBenchSites {
 		kc := filepath.Join(f.sitesDir, site, "admin.kubeconfig")
 		out, err := f.bc.kubectl("--kubeconfig", kc, "-n", "siteops-system", "get", "cm", "site-info", "-o",

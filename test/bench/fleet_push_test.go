@@ -119,12 +119,26 @@ type benchFleet struct {
 	rendered   map[string]string // each site's rendered commit last seen Delivered
 }
 
-// newBenchFleet starts the fleet and the manager, sets up the SiteSync as test/e2e's fleet does and waits
+// benchFleetOptions set up a fleet for a benchmark other than P10: its ports (offset from the bench port
+// base), the hub's optional components, the SiteSync's rollout, and objects to create before the SiteSync.
+type benchFleetOptions struct {
+	portOffset int
+	components string
+	rollout    gitopsv1alpha1.RolloutSpec
+	before     func(f *benchFleet)
+}
+
+// newBenchFleet starts P10's fleet and the manager, sets up the SiteSync as test/e2e's fleet does and waits
 // (untimed) until both sites are Delivered at the first rendered commit.
 func newBenchFleet(b *testing.B) *benchFleet {
+	return newBenchFleetWith(b, benchFleetOptions{portOffset: fleetPortOffset, components: "kwok argocd"})
+}
+
+// newBenchFleetWith is newBenchFleet with o.
+func newBenchFleetWith(b *testing.B, o benchFleetOptions) *benchFleet {
 	managerBinary(b) // built before the fleet starts
-	pb := envInt(b, envPortBase, 26600) + fleetPortOffset
-	f := &benchFleet{bc: startBenchClusterAt(b, pb, "kwok argocd", "*", fleetBenchSites...), work: b.TempDir()}
+	pb := envInt(b, envPortBase, 26600) + o.portOffset
+	f := &benchFleet{bc: startBenchClusterAt(b, pb, o.components, "*", fleetBenchSites...), work: b.TempDir()}
 	exports := f.bc.exports(b)
 	f.bare = filepath.Join(exports["SITEOPS_GIT_ROOT"], "fleet.git")
 	f.sitesDir = exports["SITEOPS_CLUSTER_SITES_DIR"]
@@ -162,14 +176,18 @@ func newBenchFleet(b *testing.B) *benchFleet {
 	mustDo(b, f.bc.c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "bench-fleet"}}))
 	mustDo(b, f.bc.c.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "bench-fleet", Name: "hook"},
 		StringData: map[string]string{"token": hookToken}}))
+	if o.before != nil {
+		o.before(f)
+	}
 	f.ss = gitopsv1alpha1.SiteSync{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "bench-fleet", Name: "sites"}, // the ApplicationSet's label
 		Spec: gitopsv1alpha1.SiteSyncSpec{
 			Source: gitopsv1alpha1.GitSource{URL: "file://" + f.bare, Ref: "main"},
 			Target: gitopsv1alpha1.GitTarget{Branch: "rendered"},
 			// Ten minutes: within the benchmark only the receiver's trigger starts a sync.
-			Interval: &metav1.Duration{Duration: 10 * time.Minute},
-			Receiver: &gitopsv1alpha1.Receiver{SecretRef: gitopsv1alpha1.LocalSecretReference{Name: "hook"}},
+			Interval:    &metav1.Duration{Duration: 10 * time.Minute},
+			Receiver:    &gitopsv1alpha1.Receiver{SecretRef: gitopsv1alpha1.LocalSecretReference{Name: "hook"}},
+			RolloutSpec: o.rollout,
 		},
 	}
 	mustDo(b, f.bc.c.Create(ctx, &f.ss))

@@ -131,6 +131,11 @@ var catalogue = []Row{
 		Notes: "envtest, SiteSync controller in a manager, simulated Argo CD"},
 	{ID: "P12", Measure: "wave-1 site's Application turns Degraded → SiteSync rollout Halted, p50/p99 (issue 17)",
 		Target: "< 5 s", Notes: "envtest, SiteSync controller in a manager, simulated Argo CD"},
+	{ID: "P13", Measure: "`git push` of a base change → both sites of the local fleet Delivered, 2 waves, wave 1 " +
+		"verified by an Argo Rollouts AnalysisRun vs the same waves without analysis, p50/p99 (issue 31)",
+		Target: "— (reported: the time analysis adds, the analysis interval excluded)"},
+	{ID: "P14", Measure: "wave 1's failing measurement answered → SiteSync rollout Halted, p50/p99 (issue 31)",
+		Target: "< 5 s"},
 }
 
 // Results collects the rows measured in one run; safe for concurrent use.
