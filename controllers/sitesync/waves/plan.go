@@ -125,23 +125,31 @@ func (r *Rollout) Plan(in Input) Plan {
 	return p.out
 }
 
-// records starts every site's record from the previous one: a site keeps Published, Halted or Reverted
-// within the same revision; in a new revision a site still soaking the old one stays Published, and any site
-// whose output the revision changes is Pending.
+// records starts every site's record from the previous one: a site keeps Published, Failed, Halted or
+// Reverted (and what a failed one waits for) within the same revision; in a new revision a site still soaking
+// the old one stays Published, and any site whose output the revision changes is Pending.
 func (p *planning) records() {
 	prev := map[string]gitopsv1alpha1.RolloutSite{}
 	for _, s := range p.prev.Sites {
 		prev[s.Name] = s
 	}
 	same := p.prev.Revision == p.in.Revision
+	fleet := make([]string, len(p.in.Sites))
+	for i, s := range p.in.Sites {
+		fleet[i] = s.Name
+	}
+	waveOf := p.r.Assign(fleet)
 	for _, s := range p.in.Sites {
 		p.sites[s.Name] = s
 		old, had := prev[s.Name]
-		rec := &gitopsv1alpha1.RolloutSite{Name: s.Name, Wave: p.r.WaveOf(s.Name),
+		rec := &gitopsv1alpha1.RolloutSite{Name: s.Name, Wave: waveOf[s.Name],
 			LastHealthyCommit: old.LastHealthyCommit, LastHealthyRevision: old.LastHealthyRevision}
 		switch {
 		case had && same && old.State != gitopsv1alpha1.SitePending && old.State != gitopsv1alpha1.SiteUnchanged:
 			rec.State, rec.PublishedAt = old.State, old.PublishedAt
+			if failedState(old.State) {
+				rec.WaitingFor = old.WaitingFor
+			}
 		case s.Changed:
 			rec.State = gitopsv1alpha1.SitePending
 		case had && old.State == gitopsv1alpha1.SitePublished && p.prev.Phase != gitopsv1alpha1.RolloutComplete:
@@ -176,10 +184,13 @@ func (p *planning) wakeAt(t time.Time) {
 	}
 }
 
-// finish sorts the records into the status and sets WakeAfter.
+// finish sorts the records into the status, notes the failures tolerated so far and sets WakeAfter.
 func (p *planning) finish() {
 	for _, n := range slices.Sorted(maps.Keys(p.recs)) {
 		p.out.Status.Sites = append(p.out.Status.Sites, *p.recs[n])
+	}
+	if ph := p.out.Status.Phase; ph != gitopsv1alpha1.RolloutHalted && ph != gitopsv1alpha1.RolloutComplete {
+		p.out.Status.Message += p.toleratedNote()
 	}
 	p.out.Status.Analysis = p.in.Analysis[p.out.Status.Wave]
 	if !p.wake.IsZero() {
