@@ -62,7 +62,7 @@ func (p *planning) tolerate(w wave, failed map[*gitopsv1alpha1.RolloutSite]strin
 		}
 		used++
 		rec.State = gitopsv1alpha1.SiteFailed
-		rec.WaitingFor = fmt.Sprintf("a newer revision: failure %d of the %d wave %s tolerates (maxFailures): %s",
+		rec.WaitingFor = fmt.Sprintf("a newer revision; failed within maxFailures (%d/%d failures of wave %s): %s",
 			used, budget, w.name, msg)
 		p.event(true, gitopsv1alpha1.EventFailureTolerated, fmt.Sprintf("wave %s: %s; %d/%d failures, the rollout "+
 			"goes on", w.name, msg, used, budget))
@@ -79,7 +79,7 @@ func (p *planning) revertFailed(w wave) {
 		why := rec.WaitingFor
 		p.revert(rec)
 		if rec.State == gitopsv1alpha1.SiteReverted {
-			rec.WaitingFor += "; " + strings.TrimPrefix(why, "a newer revision: ")
+			rec.WaitingFor += "; " + strings.TrimPrefix(why, "a newer revision; ")
 		}
 	}
 }

@@ -153,7 +153,7 @@ func TestPlanFailureBudget(t *testing.T) {
 			}
 			for i, f := range tc.fail {
 				got := site(t, p.Status, f)
-				want := fmt.Sprintf("failure %d of the %d wave edge tolerates", i+1, len(tc.fail))
+				want := fmt.Sprintf("failed within maxFailures (%d/%d failures of wave edge)", i+1, len(tc.fail))
 				if got.State != gitopsv1alpha1.SiteFailed || !strings.Contains(got.WaitingFor, want) ||
 					!strings.Contains(got.WaitingFor, f+" Degraded at") {
 					t.Errorf("%s: %s %q, want Failed with %q", f, got.State, got.WaitingFor, want)
@@ -201,7 +201,7 @@ func TestPlanBudgetCarriesOnThenHalts(t *testing.T) {
 	}
 	// Nothing new: no second FailureTolerated event.
 	if p = s.step(nil); len(p.Events) != 0 || s.state("edge-2") != gitopsv1alpha1.SiteFailed ||
-		!strings.Contains(site(t, p.Status, "edge-2").WaitingFor, "failure 1 of the 1") {
+		!strings.Contains(site(t, p.Status, "edge-2").WaitingFor, "(1/1 failures of wave edge)") {
 		t.Fatalf("again: events %v edge-2 %+v", p.Events, site(t, p.Status, "edge-2"))
 	}
 	complete := *s
@@ -246,7 +246,7 @@ func TestPlanRevertsToleratedFailures(t *testing.T) {
 	}
 	got := site(t, p.Status, "edge-1")
 	if got.State != gitopsv1alpha1.SiteReverted || !strings.Contains(got.WaitingFor, "reverted to c00000000000") ||
-		!strings.Contains(got.WaitingFor, "failure 1 of the 1 wave edge tolerates") ||
+		!strings.Contains(got.WaitingFor, "failed within maxFailures (1/1 failures of wave edge)") ||
 		!slices.Equal(reasons(p), []string{gitopsv1alpha1.EventSiteReverted}) {
 		t.Fatalf("edge-1 %s %q events %v", got.State, got.WaitingFor, reasons(p))
 	}
@@ -254,6 +254,28 @@ func TestPlanRevertsToleratedFailures(t *testing.T) {
 	if !slices.Equal(p.Publish, []string{"prod"}) || len(p.Revert) != 0 ||
 		s.state("edge-1") != gitopsv1alpha1.SiteReverted {
 		t.Fatalf("go on: publish %v revert %v edge-1 %s", p.Publish, p.Revert, s.state("edge-1"))
+	}
+}
+
+// TestPlanRevertGoesInACommitOfItsOwn: when a tolerated failure frees a slot (maxConcurrent 1), the revert
+// is committed first and the next site of the wave is due, published by the next sync.
+func TestPlanRevertGoesInACommitOfItsOwn(t *testing.T) {
+	spec := budgetWaves(ptr(intstr.FromInt32(1)), 1)
+	spec.OnFailure = gitopsv1alpha1.OnFailureRevert
+	s := newStepper(t, spec, edgeFleet(2))
+	s.step(nil)
+	if p := s.step(map[string]gitopsv1alpha1.DeliveryState{"dev": "Delivered"}); !slices.Equal(p.Publish,
+		[]string{"edge-1"}) {
+		t.Fatalf("publish %v, want edge-1 alone", p.Publish)
+	}
+	p := s.step(map[string]gitopsv1alpha1.DeliveryState{"edge-1": "Degraded"})
+	if len(p.Revert) != 1 || len(p.Publish) != 0 || !p.ActionDue ||
+		site(t, p.Status, "edge-2").WaitingFor != "the next sync, which commits it" {
+		t.Fatalf("revert %v publish %v due %v edge-2 %q", p.Revert, p.Publish, p.ActionDue,
+			site(t, p.Status, "edge-2").WaitingFor)
+	}
+	if p = s.step(nil); len(p.Revert) != 0 || !slices.Equal(p.Publish, []string{"edge-2"}) {
+		t.Fatalf("next sync: revert %v publish %v", p.Revert, p.Publish)
 	}
 }
 

@@ -107,7 +107,8 @@ type planning struct {
 // place. Waves go in order; a wave's changed sites are published once every site published before them is
 // Synced and Healthy and soaked, outside freeze windows (unless overridden) and after approval where asked.
 // A newer revision starts a new rollout from the first wave; sites still soaking an older one keep soaking.
-// A Degraded site, or one not Healthy within the progress deadline, halts the revision for good.
+// A Degraded site, or one not Healthy within the progress deadline, halts the revision for good, unless its
+// wave's maxFailures tolerates it: then it fails (or is reverted) alone and the rollout goes on.
 func (r *Rollout) Plan(in Input) Plan {
 	p := &planning{r: r, in: in, sites: map[string]Site{}, recs: map[string]*gitopsv1alpha1.RolloutSite{}}
 	if in.Previous != nil {

@@ -115,11 +115,12 @@ func (p *planning) approved(wave string) bool {
 	return len(v) >= 7 && strings.HasPrefix(p.in.Revision, v)
 }
 
-// publish commits the wave's pending sites now, or says it is due when no sync runs this round.
+// publish commits the wave's pending sites now, or says it is due when no sync runs this round. A revert
+// in this round goes first, in a commit of its own: the sites are published by the next sync.
 func (p *planning) publish(w wave, pending []*gitopsv1alpha1.RolloutSite) {
 	st := &p.out.Status
 	st.Phase, st.Wave = gitopsv1alpha1.RolloutProgressing, w.name
-	if !p.in.CanPublish {
+	if !p.in.CanPublish || len(p.out.Revert) > 0 {
 		p.out.ActionDue, p.out.Override = true, ""
 		st.Message = fmt.Sprintf("wave %s: committing %s for %s", w.name, short(p.in.Revision), names(pending))
 		waitFor(pending, "the next sync, which commits it")
