@@ -22,6 +22,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/util/intstr"
 
@@ -276,6 +277,32 @@ func TestPlanRevertGoesInACommitOfItsOwn(t *testing.T) {
 	}
 	if p = s.step(nil); len(p.Revert) != 0 || !slices.Equal(p.Publish, []string{"edge-2"}) {
 		t.Fatalf("next sync: revert %v publish %v", p.Revert, p.Publish)
+	}
+}
+
+// TestPlanHaltOfALargeWaveFitsTheStatus: a wave of 200 sites whose budget is exceeded by many failures at
+// once, each with a long Argo CD message, halts with a message within status.rollout.message's 2048
+// characters, cut at a character boundary.
+func TestPlanHaltOfALargeWaveFitsTheStatus(t *testing.T) {
+	s := newStepper(t, budgetWaves(ptr(intstr.FromString("10%")), 0), edgeFleet(200))
+	s.step(nil)
+	s.step(map[string]gitopsv1alpha1.DeliveryState{"dev": "Delivered"})
+	states := map[string]gitopsv1alpha1.DeliveryState{}
+	for i := 1; i <= 200; i++ {
+		states[fmt.Sprintf("edge-%d", i)] = "Degraded"
+	}
+	for name, state := range states {
+		s.sites = set(s.sites, Site{Name: name, RenderedCommit: c1, PublishedRevision: rev1, Delivery: state, Since: t0,
+			Message: strings.Repeat("é", 100)})
+	}
+	p := s.step(nil)
+	if p.Status.Phase != gitopsv1alpha1.RolloutHalted {
+		t.Fatalf("phase %s, want Halted", p.Status.Phase)
+	}
+	if n := len(p.Status.Message); n > 2048 || !utf8.ValidString(p.Status.Message) ||
+		!strings.HasSuffix(p.Status.Message, " ...") {
+		t.Errorf("message of %d bytes, valid UTF-8 %v: ...%s", n, utf8.ValidString(p.Status.Message),
+			p.Status.Message[max(0, n-40):])
 	}
 }
 

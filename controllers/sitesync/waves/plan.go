@@ -20,6 +20,7 @@ import (
 	"maps"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -185,7 +186,8 @@ func (p *planning) wakeAt(t time.Time) {
 	}
 }
 
-// finish sorts the records into the status, notes the failures tolerated so far and sets WakeAfter.
+// finish sorts the records into the status, notes the failures tolerated so far, bounds the message and sets
+// WakeAfter.
 func (p *planning) finish() {
 	for _, n := range slices.Sorted(maps.Keys(p.recs)) {
 		p.out.Status.Sites = append(p.out.Status.Sites, *p.recs[n])
@@ -193,6 +195,7 @@ func (p *planning) finish() {
 	if ph := p.out.Status.Phase; ph != gitopsv1alpha1.RolloutHalted && ph != gitopsv1alpha1.RolloutComplete {
 		p.out.Status.Message += p.toleratedNote()
 	}
+	p.out.Status.Message = clipMessage(p.out.Status.Message)
 	p.out.Status.Analysis = p.in.Analysis[p.out.Status.Wave]
 	if !p.wake.IsZero() {
 		p.out.WakeAfter = p.wake.Sub(p.in.Now)
@@ -208,4 +211,20 @@ func (p *planning) event(warning bool, reason, msg string) {
 func (p *planning) now() *metav1.Time {
 	t := metav1.NewTime(p.in.Now)
 	return &t
+}
+
+// maxMessage is the length of status.rollout.message the API admits: a halt of a large wave names many sites.
+const maxMessage = 2048
+
+// clipMessage cuts msg to maxMessage bytes, at a character boundary, saying it was cut.
+func clipMessage(msg string) string {
+	const more = " ..."
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	cut := maxMessage - len(more)
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + more
 }
