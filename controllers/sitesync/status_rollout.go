@@ -18,6 +18,7 @@ package sitesync
 
 import (
 	"fmt"
+	"strings"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/internal/kit"
@@ -25,7 +26,8 @@ import (
 
 // heldVerdict is Ready False while the rollout holds its revision (Halted, Frozen, WaitingForApproval,
 // Inconclusive, Paused): the rendered branch and the sites may all be in order, but that revision is not
-// published to every site it changes. The message names the revision and what holds it; nil when nothing is held.
+// published to every site it changes. The message names the revision and what holds it. Otherwise it is
+// toleratedVerdict; nil when nothing is held and no site failed.
 func heldVerdict(ro *gitopsv1alpha1.RolloutStatus) *kit.Verdict {
 	if ro == nil {
 		return nil
@@ -43,7 +45,24 @@ func heldVerdict(ro *gitopsv1alpha1.RolloutStatus) *kit.Verdict {
 	case gitopsv1alpha1.RolloutPaused:
 		reason = gitopsv1alpha1.ReasonRolloutPaused
 	default:
-		return nil
+		return toleratedVerdict(ro)
 	}
 	return kit.False(reason, fmt.Sprintf("%s is held (rollout %s): %s", short(ro.Revision), ro.Phase, ro.Message))
+}
+
+// toleratedVerdict is Ready False while sites failed within their wave's maxFailures (Failed or Reverted): the
+// rollout goes on or is complete, but those sites do not run the revision. nil when none failed.
+func toleratedVerdict(ro *gitopsv1alpha1.RolloutStatus) *kit.Verdict {
+	var failed []string
+	for _, s := range ro.Sites {
+		if s.State == gitopsv1alpha1.SiteFailed || s.State == gitopsv1alpha1.SiteReverted {
+			failed = append(failed, s.Name)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return kit.False(gitopsv1alpha1.ReasonRolloutSitesFailed, fmt.Sprintf("%s does not run on %d sites that failed "+
+		"within their wave's maxFailures: %s (rollout %s: %s)", short(ro.Revision), len(failed),
+		strings.Join(failed, ", "), ro.Phase, ro.Message))
 }

@@ -65,3 +65,40 @@ func TestSummarizeReadyFollowsTheRolloutPhase(t *testing.T) {
 		})
 	}
 }
+
+// TestSummarizeReadyNamesToleratedFailures: a rollout that went on past sites failing within their wave's
+// maxFailures (Failed, or Reverted) does not make Ready True, even Complete and with every site Synced and
+// Healthy at what it runs; a halt still says Halted.
+func TestSummarizeReadyNamesToleratedFailures(t *testing.T) {
+	cases := []struct {
+		phase  gitopsv1alpha1.RolloutPhase
+		state  gitopsv1alpha1.SiteRolloutState
+		reason string
+	}{
+		{gitopsv1alpha1.RolloutComplete, gitopsv1alpha1.SiteFailed, gitopsv1alpha1.ReasonRolloutSitesFailed},
+		{gitopsv1alpha1.RolloutComplete, gitopsv1alpha1.SiteReverted, gitopsv1alpha1.ReasonRolloutSitesFailed},
+		{gitopsv1alpha1.RolloutSoaking, gitopsv1alpha1.SiteFailed, gitopsv1alpha1.ReasonRolloutSitesFailed},
+		{gitopsv1alpha1.RolloutHalted, gitopsv1alpha1.SiteFailed, gitopsv1alpha1.ReasonRolloutHalted},
+		{gitopsv1alpha1.RolloutComplete, gitopsv1alpha1.SitePublished, gitopsv1alpha1.ReasonSucceeded},
+	}
+	for _, tc := range cases {
+		t.Run(string(tc.phase)+"/"+string(tc.state), func(t *testing.T) {
+			g := NewWithT(t)
+			r := &Reconciler{Clock: clocktesting.NewFakePassiveClock(epoch)}
+			run := newRun(gitopsv1alpha1.SiteStatus{Name: "dev", Ready: true},
+				gitopsv1alpha1.SiteStatus{Name: "prod", Ready: true})
+			run.obj.Status.SourceRevision, run.obj.Status.RenderedRevision = shaA, shaB
+			run.obj.Status.Rollout = &gitopsv1alpha1.RolloutStatus{Phase: tc.phase, Revision: shaA, Message: "m",
+				Sites: []gitopsv1alpha1.RolloutSite{{Name: "dev", State: gitopsv1alpha1.SitePublished},
+					{Name: "prod", State: tc.state}}}
+			r.summarize(run, nil)
+			ready := meta.FindStatusCondition(run.obj.Status.Conditions, gitopsv1alpha1.ConditionReady)
+			g.Expect(ready.Reason).To(Equal(tc.reason), ready.Message)
+			if tc.reason == gitopsv1alpha1.ReasonRolloutSitesFailed {
+				g.Expect(ready.Status).To(Equal(metav1.ConditionFalse))
+				g.Expect(ready.Message).To(HavePrefix(shaA[:12] + " does not run on 1 sites that failed within " +
+					"their wave's maxFailures: prod"))
+			}
+		})
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -29,7 +30,8 @@ import (
 )
 
 // TestWavesAdmissionAcceptsGlobsSchedulesAndZones: waves with names and globs, a soak, an approval gate, an
-// analysis of two templates with an argument and its run history limit, a progress deadline, Revert and
+// analysis of two templates with an argument and its run history limit, rings given as percentages (the same
+// one twice) with maxFailures as a count or a percentage and maxConcurrent, a progress deadline, Revert and
 // freeze windows in UTC and Europe/Berlin pass admission, so the rejections of the matrix
 // (sitesynctest.InvalidSiteSyncs) are due to their one bad field.
 func TestWavesAdmissionAcceptsGlobsSchedulesAndZones(t *testing.T) {
@@ -43,6 +45,10 @@ func TestWavesAdmissionAcceptsGlobsSchedulesAndZones(t *testing.T) {
 				Templates: []gitopsv1alpha1.AnalysisTemplateRef{{TemplateName: "error-rate"},
 					{TemplateName: "slo.latency", ClusterScope: true}},
 				Args: []gitopsv1alpha1.AnalysisArgument{{Name: "threshold", Value: "0.01"}}}},
+		{Name: "ring-1", Sites: []string{"25%"}, MaxFailures: ptr.To(intstr.FromString("10%")),
+			MaxConcurrent: ptr.To[int32](5)},
+		{Name: "ring-2", Sites: []string{"25%"}, MaxFailures: ptr.To(intstr.FromInt32(2))},
+		{Name: "ring-3", Sites: []string{"100%"}, MaxFailures: ptr.To(intstr.FromString("0%"))},
 	}
 	ss.Spec.AnalysisRunHistoryLimit = ptr.To[int32](3)
 	ss.Spec.ProgressDeadline = &metav1.Duration{Duration: 15 * time.Minute}
@@ -54,7 +60,8 @@ func TestWavesAdmissionAcceptsGlobsSchedulesAndZones(t *testing.T) {
 			TimeZone: "America/Argentina/Buenos_Aires"},
 	}
 	g.Expect(suite.k8s.Create(t.Context(), ss, client.DryRunAll)).To(Succeed())
-	g.Expect(ss.Spec.Waves).To(HaveLen(2))
+	g.Expect(ss.Spec.Waves).To(HaveLen(5))
+	g.Expect(ss.Spec.Waves[2].MaxFailures.String()).To(Equal("10%"))
 	g.Expect(ss.Spec.Freeze[0].TimeZone).To(Equal("Europe/Berlin"))
 	g.Expect(ss.Spec.Waves[1].Analysis.Templates).To(HaveLen(2))
 }

@@ -105,6 +105,10 @@ const (
 	// ReasonRolloutPaused (Ready=False): siteops.dev/pause-rollout holds the newest source revision from the
 	// waves it has not reached (status.rollout, phase Paused); the message names the revision.
 	ReasonRolloutPaused = "RolloutPaused"
+	// ReasonRolloutSitesFailed (Ready=False): the rollout of the newest source revision went on past sites
+	// that failed within their wave's maxFailures (status.rollout.sites[], state Failed or Reverted); those
+	// sites do not run it. The message names the revision and the sites. Push a fix.
+	ReasonRolloutSitesFailed = "RolloutSitesFailed"
 )
 
 // Event reasons of the SiteSync controller; one event per visible action.

@@ -48,4 +48,7 @@ const (
 	EventRolloutPaused = "RolloutPaused"
 	// EventRolloutResumed (Normal): the annotation siteops.dev/pause-rollout was removed.
 	EventRolloutResumed = "RolloutResumed"
+	// EventFailureTolerated (Warning): a site failed within its wave's maxFailures; the rollout goes on. The
+	// note names the site, why, and the wave's failures against its budget.
+	EventFailureTolerated = "FailureTolerated"
 )

@@ -18,6 +18,7 @@ package v1alpha1
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // Annotations that steer a rollout of waves.
@@ -59,12 +60,13 @@ type RolloutSpec struct {
 	// Waves are delivered in order. A source revision's output is committed for the sites of a wave only
 	// once every site of the earlier waves that the revision changed is Synced and Healthy at its rendered
 	// commit and has stayed so for that wave's soak. Sites no wave names form an implicit last wave,
-	// "unlisted", without soak or approval. A site matching several waves belongs to the first.
+	// "unlisted", without soak or approval. A site matching several waves belongs to the first; a wave
+	// given as a percentage shares out the sites no wave names.
 	// +optional
 	// +listType=map
 	// +listMapKey=name
 	// +kubebuilder:validation:MaxItems=10
-	// +kubebuilder:validation:XValidation:rule="self.all(w, self.all(v, v.name == w.name || w.sites.all(s, !(s in v.sites))))",message="a site or pattern may be listed in one wave only"
+	// +kubebuilder:validation:XValidation:rule="self.all(w, self.all(v, v.name == w.name || w.sites.all(s, s.endsWith('%') || !(s in v.sites))))",message="a site or pattern may be listed in one wave only"
 	Waves []Wave `json:"waves,omitempty"`
 
 	// ProgressDeadline is how long a published site may take to become Synced and Healthy. A site that is
@@ -107,14 +109,19 @@ type Wave struct {
 	// +kubebuilder:validation:XValidation:rule="self != 'unlisted'",message="unlisted is the name of the implicit last wave"
 	Name string `json:"name"`
 
-	// Sites are site names or glob patterns over them (`edge-*`, `eu-[ab]`, as Go's path.Match reads them).
+	// Sites are site names or glob patterns over them (`edge-*`, `eu-[ab]`, as Go's path.Match reads them),
+	// or one percentage alone (`25%`): that share, rounded up, of the sites that no wave names and no earlier
+	// percentage took, taken in the order of their names, so a site keeps its wave while the fleet stays the
+	// same.
 	// +required
 	// +listType=set
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:XValidation:rule="self.size() == 1 || self.all(s, !s.endsWith('%'))",message="a percentage stands alone in a wave's sites"
 	// +kubebuilder:validation:items:MinLength=1
 	// +kubebuilder:validation:items:MaxLength=63
-	// +kubebuilder:validation:items:Pattern=`^[a-z0-9*?\[\]^-]+$`
+	// +kubebuilder:validation:items:Pattern=`^[a-z0-9*?\[\]^%-]+$`
+	// +kubebuilder:validation:items:XValidation:rule="self.indexOf('%') == -1 || self.matches('^([1-9][0-9]?|100)%$')",message="a percentage of the fleet is a whole number from 1% to 100%, as in 25%"
 	// +kubebuilder:validation:items:XValidation:rule="self.indexOf('[') == -1 || self.matches('^[^\\\\[\\\\]]*(\\\\[\\\\^?[^\\\\[\\\\]^]+\\\\][^\\\\[\\\\]]*)+$')",message="a site pattern's brackets must pair up, as in eu-[ab]"
 	Sites []string `json:"sites"`
 
@@ -134,6 +141,23 @@ type Wave struct {
 	// Healthy and soaked; the next wave waits for the run to be Successful. Empty means no analysis.
 	// +optional
 	Analysis *WaveAnalysis `json:"analysis,omitempty"`
+
+	// MaxFailures is how many of the wave's changed sites may fail (Degraded, or not Healthy within
+	// progressDeadline) while the rollout goes on: a count, or a percentage of those sites rounded down.
+	// Each failed site is left at its output, or reverted with onFailure Revert, alone; one failure more
+	// halts the rollout. The first wave is the canary: any failure there halts, whatever its maxFailures.
+	// A failed analysis halts the rollout too. Empty means 0.
+	// +optional
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=4
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 0 : self.matches('^([0-9]|[1-9][0-9]|100)%$')",message="maxFailures is a count of 0 or more, or a percentage from 0% to 100%"
+	MaxFailures *intstr.IntOrString `json:"maxFailures,omitempty"`
+
+	// MaxConcurrent is how many of the wave's changed sites are published at a time: the next are published
+	// as earlier ones become Synced and Healthy (or fail within maxFailures). Empty means all at once.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	MaxConcurrent *int32 `json:"maxConcurrent,omitempty"`
 }
 
 // FreezeWindow is a recurring period in which nothing is published.
@@ -203,6 +227,9 @@ const (
 	SiteHalted SiteRolloutState = "Halted"
 	// SiteReverted: the site failed and its last healthy output was committed back.
 	SiteReverted SiteRolloutState = "Reverted"
+	// SiteFailed: the site failed at the revision within its wave's maxFailures; it stays at the failed
+	// output while the rollout goes on (onFailure Revert reverts it instead).
+	SiteFailed SiteRolloutState = "Failed"
 )
 
 // RolloutStatus is where the rollout of the newest source revision is, wave by wave.
@@ -244,7 +271,7 @@ type RolloutSite struct {
 	// Wave the site belongs to.
 	// +optional
 	Wave string `json:"wave,omitempty"`
-	// State is Unchanged, Pending, Published, Halted or Reverted.
+	// State is Unchanged, Pending, Published, Failed, Halted or Reverted.
 	// +optional
 	State SiteRolloutState `json:"state,omitempty"`
 	// WaitingFor says what a pending or published site waits for: an earlier wave, the soak, a freeze

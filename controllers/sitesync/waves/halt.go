@@ -50,7 +50,7 @@ func (p *planning) halt(w wave, failed map[*gitopsv1alpha1.RolloutSite]string) {
 			why = append(why, msg)
 		}
 	}
-	p.haltWith(w, failed, strings.Join(why, "; "))
+	p.haltWith(w, failed, strings.Join(why, "; ")+p.budgetNote(w, len(failed)))
 }
 
 // haltWith halts the rollout at wave w for the failed sites, saying why in the status and the event.
@@ -85,7 +85,8 @@ func (p *planning) stayHalted() {
 	p.haltedSites()
 }
 
-// haltedSites reverts the halted sites (onFailure Revert) and tells the pending ones why they wait.
+// haltedSites reverts the halted sites and those that failed within a budget before (onFailure Revert), and
+// tells the pending ones why they wait.
 func (p *planning) haltedSites() {
 	for _, w := range p.r.waves {
 		waitFor(p.members(w.name, gitopsv1alpha1.SitePending),
@@ -96,6 +97,7 @@ func (p *planning) haltedSites() {
 		for _, rec := range p.members(w.name, gitopsv1alpha1.SiteHalted) {
 			p.revert(rec)
 		}
+		p.revertFailed(w)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"maps"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -107,7 +108,8 @@ type planning struct {
 // place. Waves go in order; a wave's changed sites are published once every site published before them is
 // Synced and Healthy and soaked, outside freeze windows (unless overridden) and after approval where asked.
 // A newer revision starts a new rollout from the first wave; sites still soaking an older one keep soaking.
-// A Degraded site, or one not Healthy within the progress deadline, halts the revision for good.
+// A Degraded site, or one not Healthy within the progress deadline, halts the revision for good, unless its
+// wave's maxFailures tolerates it: then it fails (or is reverted) alone and the rollout goes on.
 func (r *Rollout) Plan(in Input) Plan {
 	p := &planning{r: r, in: in, sites: map[string]Site{}, recs: map[string]*gitopsv1alpha1.RolloutSite{}}
 	if in.Previous != nil {
@@ -125,23 +127,31 @@ func (r *Rollout) Plan(in Input) Plan {
 	return p.out
 }
 
-// records starts every site's record from the previous one: a site keeps Published, Halted or Reverted
-// within the same revision; in a new revision a site still soaking the old one stays Published, and any site
-// whose output the revision changes is Pending.
+// records starts every site's record from the previous one: a site keeps Published, Failed, Halted or
+// Reverted (and what a failed one waits for) within the same revision; in a new revision a site still soaking
+// the old one stays Published, and any site whose output the revision changes is Pending.
 func (p *planning) records() {
 	prev := map[string]gitopsv1alpha1.RolloutSite{}
 	for _, s := range p.prev.Sites {
 		prev[s.Name] = s
 	}
 	same := p.prev.Revision == p.in.Revision
+	fleet := make([]string, len(p.in.Sites))
+	for i, s := range p.in.Sites {
+		fleet[i] = s.Name
+	}
+	waveOf := p.r.Assign(fleet)
 	for _, s := range p.in.Sites {
 		p.sites[s.Name] = s
 		old, had := prev[s.Name]
-		rec := &gitopsv1alpha1.RolloutSite{Name: s.Name, Wave: p.r.WaveOf(s.Name),
+		rec := &gitopsv1alpha1.RolloutSite{Name: s.Name, Wave: waveOf[s.Name],
 			LastHealthyCommit: old.LastHealthyCommit, LastHealthyRevision: old.LastHealthyRevision}
 		switch {
 		case had && same && old.State != gitopsv1alpha1.SitePending && old.State != gitopsv1alpha1.SiteUnchanged:
 			rec.State, rec.PublishedAt = old.State, old.PublishedAt
+			if failedState(old.State) {
+				rec.WaitingFor = old.WaitingFor
+			}
 		case s.Changed:
 			rec.State = gitopsv1alpha1.SitePending
 		case had && old.State == gitopsv1alpha1.SitePublished && p.prev.Phase != gitopsv1alpha1.RolloutComplete:
@@ -176,11 +186,16 @@ func (p *planning) wakeAt(t time.Time) {
 	}
 }
 
-// finish sorts the records into the status and sets WakeAfter.
+// finish sorts the records into the status, notes the failures tolerated so far, bounds the message and sets
+// WakeAfter.
 func (p *planning) finish() {
 	for _, n := range slices.Sorted(maps.Keys(p.recs)) {
 		p.out.Status.Sites = append(p.out.Status.Sites, *p.recs[n])
 	}
+	if ph := p.out.Status.Phase; ph != gitopsv1alpha1.RolloutHalted && ph != gitopsv1alpha1.RolloutComplete {
+		p.out.Status.Message += p.toleratedNote()
+	}
+	p.out.Status.Message = clipMessage(p.out.Status.Message)
 	p.out.Status.Analysis = p.in.Analysis[p.out.Status.Wave]
 	if !p.wake.IsZero() {
 		p.out.WakeAfter = p.wake.Sub(p.in.Now)
@@ -196,4 +211,20 @@ func (p *planning) event(warning bool, reason, msg string) {
 func (p *planning) now() *metav1.Time {
 	t := metav1.NewTime(p.in.Now)
 	return &t
+}
+
+// maxMessage is the length of status.rollout.message the API admits: a halt of a large wave names many sites.
+const maxMessage = 2048
+
+// clipMessage cuts msg to maxMessage bytes, at a character boundary, saying it was cut.
+func clipMessage(msg string) string {
+	const more = " ..."
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	cut := maxMessage - len(more)
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + more
 }

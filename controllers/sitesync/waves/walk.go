@@ -26,17 +26,23 @@ import (
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
 
-// walk goes through the waves in order and stops at the first that is not done: one that failed, waits for
-// a gate, is published now, or is not yet Healthy and soaked.
+// walk goes through the waves in order and stops at the first that is not done: one that failed past its
+// maxFailures, waits for a gate or a free slot, is published now, or is not yet Healthy and soaked. Sites
+// that fail within the wave's maxFailures are left behind, or reverted, alone.
 func (p *planning) walk() {
 	for _, w := range p.r.waves {
-		if failed := p.failures(w); len(failed) > 0 {
+		if failed := p.failures(w); len(failed) > 0 && !p.tolerate(w, failed) {
 			p.halt(w, failed)
 			return
 		}
+		p.revertFailed(w)
 		if pending := p.members(w.name, gitopsv1alpha1.SitePending); len(pending) > 0 {
-			if p.gate(w, pending) {
-				p.publish(w, pending)
+			if next := p.slots(w, pending); len(next) > 0 && p.gate(w, next) {
+				p.publish(w, next)
+				if waiting := len(pending) - len(next); waiting > 0 {
+					p.out.Status.Message += fmt.Sprintf("; %d more wait for a free slot (maxConcurrent %d)", waiting,
+						w.maxConcurrent)
+				}
 			}
 			p.laterWavesWait(w)
 			return
@@ -56,6 +62,10 @@ func (p *planning) walk() {
 	}
 	p.out.Status.Phase = gitopsv1alpha1.RolloutComplete
 	p.out.Status.Message = fmt.Sprintf("every site %s changes runs it", short(p.in.Revision))
+	if failed := p.toleratedSites(); len(failed) > 0 {
+		p.out.Status.Message = fmt.Sprintf("every site %s changes runs it but %d that failed within their wave's "+
+			"maxFailures: %s", short(p.in.Revision), len(failed), names(failed))
+	}
 }
 
 // gate reports whether the wave's pending sites may be published now: the rollout not paused, no freeze
@@ -105,11 +115,12 @@ func (p *planning) approved(wave string) bool {
 	return len(v) >= 7 && strings.HasPrefix(p.in.Revision, v)
 }
 
-// publish commits the wave's pending sites now, or says it is due when no sync runs this round.
+// publish commits the wave's pending sites now, or says it is due when no sync runs this round. A revert
+// in this round goes first, in a commit of its own: the sites are published by the next sync.
 func (p *planning) publish(w wave, pending []*gitopsv1alpha1.RolloutSite) {
 	st := &p.out.Status
 	st.Phase, st.Wave = gitopsv1alpha1.RolloutProgressing, w.name
-	if !p.in.CanPublish {
+	if !p.in.CanPublish || len(p.out.Revert) > 0 {
 		p.out.ActionDue, p.out.Override = true, ""
 		st.Message = fmt.Sprintf("wave %s: committing %s for %s", w.name, short(p.in.Revision), names(pending))
 		waitFor(pending, "the next sync, which commits it")

@@ -24,6 +24,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
@@ -112,6 +114,30 @@ func InvalidSiteSyncs() []Invalid {
 		{"wave soak not a duration", func(s *S) {
 			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"}, Soak: d("-1m")}}
 		}, "spec.waves[0].soak"},
+		{"wave share above 100%", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"120%"}}}
+		}, "spec.waves[0].sites[0]"},
+		{"wave share of 0%", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"0%"}}}
+		}, "spec.waves[0].sites[0]"},
+		{"wave share next to a name", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"10%", "dev"}}}
+		}, "spec.waves[0].sites"},
+		{"wave maxFailures above 100%", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"},
+				MaxFailures: ptr.To(intstr.FromString("150%"))}}
+		}, "spec.waves[0].maxFailures"},
+		{"wave maxFailures negative", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"},
+				MaxFailures: ptr.To(intstr.FromInt32(-1))}}
+		}, "spec.waves[0].maxFailures"},
+		{"wave maxFailures neither count nor percentage", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"},
+				MaxFailures: ptr.To(intstr.FromString("two"))}}
+		}, "spec.waves[0].maxFailures"},
+		{"wave maxConcurrent zero", func(s *S) {
+			s.Spec.Waves = []gitopsv1alpha1.Wave{{Name: "one", Sites: []string{"dev"}, MaxConcurrent: new(int32)}}
+		}, "spec.waves[0].maxConcurrent"},
 		{"progress deadline below 10s", func(s *S) { s.Spec.ProgressDeadline = d("5s") }, "spec.progressDeadline"},
 		{"unknown onFailure", func(s *S) { s.Spec.OnFailure = "Rollback" }, "spec.onFailure"},
 		{"unknown validation mode", func(s *S) { s.Spec.Validation = &gitopsv1alpha1.Validation{Mode: "Strict"} },
