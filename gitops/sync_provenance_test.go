@@ -158,6 +158,8 @@ func TestVerifyFailsWithAnotherKeyAndWithoutAnAttestation(t *testing.T) {
 
 	_, err = e.verify(t, "nosuchsite", "", pgp.PublicArmored)
 	g.Expect(err).To(MatchError(provenance.ErrNoAttestation))
+	_, err = e.verify(t, "../dev", "", pgp.PublicArmored)
+	g.Expect(err).To(MatchError(ContainSubstring(`invalid site name "../dev"`)))
 }
 
 func TestASyncWithoutSigningKeyWritesNoAttestationAndAddingOneAttestsEverySite(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/provenance"
 	"github.com/siteops/siteops/gitops/source"
@@ -51,6 +52,9 @@ type VerifyResult struct {
 // provenance.ErrNoAttestation, ErrBadSignature or ErrOutputChanged when the check fails.
 func (sy *Syncer) VerifySite(ctx context.Context, o VerifyOptions) (VerifyResult, error) {
 	branch := orDefault(o.Branch, DefaultTargetBranch)
+	if err := guard.ValidateSiteName(o.Site); err != nil {
+		return VerifyResult{}, err
+	}
 	if err := source.ValidateURL(o.URL); err != nil {
 		return VerifyResult{}, err
 	}
