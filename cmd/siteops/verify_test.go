@@ -20,10 +20,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/gitops"
 	"github.com/siteops/siteops/gitops/publish"
 	"github.com/siteops/siteops/test/gitserver"
@@ -86,4 +90,48 @@ func TestVerifyPassesOnAnUntouchedSiteAndFailsOnAHandEditOrAnotherKey(t *testing
 		code, _, errOut = cli(t, wt.Dir, args...)
 		g.Expect(code).To(Equal(2), "%v: %s", args, errOut)
 	}
+}
+
+// TestVerifyTakesTheTargetAndKeyOfASiteSync: with --sitesync, verify reads the SiteSync's target and the
+// signing key Secret from a real apiserver, uses only the key's public part and prints nothing of the key.
+func TestVerifyTakesTheTargetAndKeyOfASiteSync(t *testing.T) {
+	g := NewWithT(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	srv := gitserver.Start(t, gitserver.Options{})
+	url := srv.NewRepo(t, "config", siteFiles())
+	const passphrase = "Verify-pass-91c2"
+	pgp := gitserver.NewOpenPGPKey(t, "siteops", "siteops@example.com", passphrase)
+	key, err := publish.ParseSigningKey(pgp.PrivateArmored, []byte(passphrase))
+	g.Expect(err).NotTo(HaveOccurred())
+	res, err := gitops.NewSyncer(gitops.SyncerOptions{}).Sync(context.Background(), gitops.SyncOptions{
+		Source: gitops.SourceSpec{URL: url}, WorkDir: t.TempDir(), Target: gitops.TargetSpec{SigningKey: key}})
+	g.Expect(err).NotTo(HaveOccurred())
+
+	k8s, kubeconfig := startCluster(t)
+	g.Expect(k8s.Create(t.Context(), &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "hub", Name: "signing"},
+		Data: map[string][]byte{"git.asc": pgp.PrivateArmored, "passphrase": []byte(passphrase)}})).To(Succeed())
+	for name, signing := range map[string]*gitopsv1alpha1.SigningKey{
+		"sites":    {SecretRef: gitopsv1alpha1.LocalSecretReference{Name: "signing"}},
+		"unsigned": nil,
+	} {
+		g.Expect(k8s.Create(t.Context(), &gitopsv1alpha1.SiteSync{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "hub", Name: name},
+			Spec: gitopsv1alpha1.SiteSyncSpec{Source: gitopsv1alpha1.GitSource{URL: url},
+				Target: gitopsv1alpha1.GitTarget{SigningKey: signing}},
+		})).To(Succeed())
+	}
+
+	code, out, errOut := cli(t, t.TempDir(), "verify", "prod", "--sitesync", "sites", "-n", "hub",
+		"--kubeconfig", kubeconfig)
+	g.Expect(code).To(Equal(0), errOut)
+	g.Expect(out).To(HavePrefix("site prod: verified at rendered commit " + res.RenderedRevision))
+	g.Expect(out).To(ContainSubstring("signed by OpenPGP key " + strings.ToLower(pgp.Fingerprint)))
+	for _, secret := range []string{passphrase, string(pgp.PrivateArmored[100:140])} {
+		g.Expect(out + errOut).NotTo(ContainSubstring(secret))
+	}
+
+	code, _, errOut = cli(t, t.TempDir(), "verify", "prod", "--sitesync", "unsigned", "-n", "hub",
+		"--kubeconfig", kubeconfig)
+	g.Expect(code).To(Equal(1))
+	g.Expect(errOut).To(ContainSubstring("SiteSync hub/unsigned has no target.signingKey"))
 }
