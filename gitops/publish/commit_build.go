@@ -15,8 +15,8 @@ limitations under the License.
 */
 
 // Package publish writes what a Sync publishes: the rendered commit over the target branch's tree (one
-// folder per site, only the changed folders written again), its message and trailers, and its OpenPGP
-// signature.
+// folder per site, only the changed folders written again, each with its attestation when there is one), its
+// message and trailers, and its OpenPGP signature.
 package publish
 
 import (
