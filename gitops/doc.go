@@ -23,7 +23,8 @@ limitations under the License.
 // The pipeline is in stages, one package each: gitops/source (fetch into an on-disk cache, credentials, TLS,
 // signature checks of source commits; the cache also pushes), gitops/guard (the hermetic checks: it reads
 // only the checkout and links no network code), gitops/render (the in-process build of what the guard
-// passed), gitops/publish (the rendered commit: tree, message, trailers, signature) and gitops/sitediff (the
+// passed), gitops/provenance (each site's signed in-toto statement of how its output was made, and its
+// check), gitops/publish (the rendered commit: tree, message, trailers, signature) and gitops/sitediff (the
 // per-site comparison of rendered objects), over gitops/internal/tree (the checkout's files and Git trees).
 // This package composes them: buildSites is the one path from a checkout to rendered bytes, which Sync and
 // Checkout.RenderSites both take; pushRendered pushes the commit, fetching and rebuilding it when the target

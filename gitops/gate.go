@@ -83,7 +83,7 @@ func applyGate(c *source.Cache, st publish.Target, gate PublishGate, o SyncOptio
 			continue
 		}
 		r, prev := plan.byName[name], o.Previous[name]
-		r.blob = plumbing.ZeroHash
+		r.blob, r.attestation = plumbing.ZeroHash, plumbing.ZeroHash
 		r.state.Held, r.state.InputDigest = true, prev.InputDigest
 	}
 	for _, rs := range dec.Restore {
@@ -94,6 +94,9 @@ func applyGate(c *source.Cache, st publish.Target, gate PublishGate, o SyncOptio
 		blob, err := commitManifestBlob(c, rs.Commit, r.path)
 		if err != nil {
 			return g, fmt.Errorf("reading the output of site %s in rendered commit %s: %w", rs.Site, rs.Commit, err)
+		}
+		if r.attestation, err = attestationBlob(c, rs.Commit, rs.Site); err != nil {
+			return g, err
 		}
 		r.blob = blob
 		g.restored[rs.Site] = rs.Revision

@@ -29,6 +29,7 @@ import (
 
 	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/provenance"
 	"github.com/siteops/siteops/gitops/render"
 )
 
@@ -47,11 +48,16 @@ type siteRun struct {
 	took      time.Duration // wall time of the build
 	renderErr error         // the build failed, or its output did not validate
 	checked   []string      // the validation's warnings
+	// policy is the outcome of the policies evaluated against the output, recorded in its provenance; nil
+	// when none was evaluated.
+	policy *provenance.PolicyResults
 
 	// The rest is a Sync's.
 	state *SiteState
 	path  string        // the site's folder on the target branch (valid names only)
 	blob  plumbing.Hash // the output to publish in path: rendered or restored; zero leaves the folder as it is
+	// attestation is the signed provenance of blob (zero: none, as without a signing key).
+	attestation plumbing.Hash
 }
 
 // failed is the error that stopped the run, or nil.

@@ -101,15 +101,16 @@ func (p *sitePlan) guarded(o SyncOptions) error {
 }
 
 // decide skips the guarded sites whose digest is that of a Ready previous render whose output is still on
-// the target branch; skipped sites are Ready.
-func (p *sitePlan) decide(st publish.Target, previous map[string]SiteState) {
+// the target branch (with its attestation, when attest is set); skipped sites are Ready.
+func (p *sitePlan) decide(st publish.Target, previous map[string]SiteState, attest bool) {
 	for _, r := range p.runs {
 		if r.invalid != nil || r.guardErr != nil {
 			continue
 		}
 		prev, ok := previous[r.name]
 		if ok && prev.Ready && prev.InputDigest == r.in.Digest && st.Files != nil {
-			if mode, _, err := st.Files.Entry(r.path + "/" + ManifestFile); err == nil && mode.IsFile() {
+			mode, _, err := st.Files.Entry(r.path + "/" + ManifestFile)
+			if err == nil && mode.IsFile() && (!attest || hasAttestation(st.Files, r.name)) {
 				r.skip, r.state.Ready = true, true
 			}
 		}
@@ -141,7 +142,7 @@ func (p *sitePlan) files() []publish.File {
 	var out []publish.File
 	for _, r := range p.runs {
 		if !r.blob.IsZero() {
-			out = append(out, publish.File{Dir: r.path, Site: r.name, Blob: r.blob})
+			out = append(out, publish.File{Dir: r.path, Site: r.name, Blob: r.blob, Attestation: r.attestation})
 		}
 	}
 	slices.SortFunc(out, func(a, b publish.File) int { return strings.Compare(a.Dir, b.Dir) })

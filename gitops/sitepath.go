@@ -24,6 +24,7 @@ import (
 	"text/template"
 
 	"github.com/siteops/siteops/gitops/internal/permanent"
+	"github.com/siteops/siteops/gitops/provenance"
 )
 
 // SitePath renders pathTemplate (default "{{.Site}}") for site: the folder of the site on the target branch.
@@ -63,6 +64,10 @@ func sitePath(tmpl *template.Template, pathTemplate, site string) (string, error
 			return "", permanent.Error(fmt.Errorf("path template %q gives %q for site %q: %q is not allowed", pathTemplate, p,
 				site, seg))
 		}
+	}
+	if top, _, _ := strings.Cut(p, "/"); top == path.Dir(provenance.AttestationDir) {
+		return "", permanent.Error(fmt.Errorf("path template %q gives %q for site %q: %s holds the attestations",
+			pathTemplate, p, site, top))
 	}
 	return p, nil
 }

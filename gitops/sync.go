@@ -67,6 +67,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		return res, err
 	}
 	var storeMu sync.Mutex // one writer into the target's store at a time
+	att := newAttester(o, res.SourceRevision)
 	b := builder{guard: sy.guards.guard(src.Cache.Dir(), srcTree), workers: o.Workers, onRender: sy.onRender,
 		check: check}
 	err = buildSites(ctx, plan.runs, b, func() error {
@@ -79,15 +80,24 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		if o.PreviousHead != "" && o.PreviousHead != hashString(st.Head) {
 			plan.forgetRenderedCommits()
 		}
-		plan.decide(st, o.Previous)
+		plan.decide(st, o.Previous, att != nil)
 		return nil
 	}, func(r *siteRun, yaml []byte) (err error) {
 		if r.renderErr != nil {
 			return nil
 		}
+		var envelope []byte
+		if att != nil {
+			if envelope, err = att.attest(ctx, r, yaml); err != nil {
+				return err
+			}
+		}
 		storeMu.Lock()
 		defer storeMu.Unlock()
-		r.blob, err = tree.StoreBlob(tgt.Repo().Storer, yaml)
+		if r.blob, err = tree.StoreBlob(tgt.Repo().Storer, yaml); err != nil || envelope == nil {
+			return err
+		}
+		r.attestation, err = tree.StoreBlob(tgt.Repo().Storer, envelope)
 		return err
 	})
 	if err != nil {

@@ -85,6 +85,9 @@ type SyncOptions struct {
 	Gate PublishGate
 	// Validation says what each site's rendered objects are checked against before they are published.
 	Validation ValidationOptions
+	// Provenance says what the sites' attestations record besides the source, inputs and output; they are
+	// written when Target.SigningKey is set.
+	Provenance ProvenanceOptions
 
 	// beforePush, when set (tests only), runs before each push attempt with the attempt number (0-based).
 	beforePush func(attempt int)

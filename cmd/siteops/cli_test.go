@@ -200,7 +200,7 @@ func TestUsageErrorsAndVersion(t *testing.T) {
 func TestHelpExitsZeroAndShowsTheCommandsFlags(t *testing.T) {
 	g := NewWithT(t)
 	dir := t.TempDir()
-	for _, cmd := range []string{"render", "diff", "sites", "status"} {
+	for _, cmd := range []string{"render", "diff", "sites", "status", "verify"} {
 		code, _, errOut := cli(t, dir, cmd, "-h")
 		g.Expect(code).To(Equal(0), cmd)
 		g.Expect(errOut).To(HavePrefix("Usage: siteops "+cmd+" "), cmd)

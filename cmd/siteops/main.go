@@ -16,8 +16,9 @@ limitations under the License.
 
 // Command siteops renders and inspects a siteops GitOps repository from the command line: what each site
 // renders to (one site to stdout, every site to files), what a push would change on the rendered branch, which
-// sites a change affects, and the state of the SiteSyncs and of the manager's blue/green Rollout. It shares
-// package gitops with the SiteSync controller, so it renders exactly what the controller publishes.
+// sites a change affects, whether a site's folder is the output siteops attested, and the state of the
+// SiteSyncs and of the manager's blue/green Rollout. It shares package gitops with the SiteSync controller, so
+// it renders exactly what the controller publishes.
 //
 // Usage (the same lines as `siteops help`; TestPackageDocShowsUsage keeps them in step):
 //
@@ -27,6 +28,8 @@ limitations under the License.
 //	siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]
 //	siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH]
 //	siteops sites [--repo DIR] [--since REV]
+//	siteops verify SITE --key FILE [--commit C] [--repo URL] [--branch B]
+//	siteops verify SITE --sitesync NAME [-n NAMESPACE] [--kubeconfig FILE] [--commit C]
 //	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
 //	siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
 //	siteops version
@@ -59,6 +62,8 @@ Usage:
   siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]
   siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH]
   siteops sites [--repo DIR] [--since REV]
+  siteops verify SITE --key FILE [--commit C] [--repo URL] [--branch B]
+  siteops verify SITE --sitesync NAME [-n NAMESPACE] [--kubeconfig FILE] [--commit C]
   siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
   siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
   siteops version
@@ -99,6 +104,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runRender(ctx, sy, args[1:], stdout, stderr)
 	case "diff":
 		err = runDiff(ctx, sy, args[1:], stdout, stderr)
+	case "verify":
+		err = runVerify(ctx, sy, args[1:], stdout, stderr)
 	case "sites":
 		err = runSites(args[1:], stdout, stderr)
 	case "status":

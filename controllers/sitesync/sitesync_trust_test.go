@@ -27,6 +27,7 @@ import (
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/provenance"
 	"github.com/siteops/siteops/test/gitserver"
 )
 
@@ -201,4 +202,30 @@ func TestSiteSyncTrustsThePrivateCAOfItsCredentialsSecret(t *testing.T) {
 	requestSync(t, key, "right-ca")
 	ss = waitReady(t, key, tlsGit.Head(t, "config", gitserver.DefaultBranch))
 	g.Expect(tlsGit.Head(t, "config", gitops.DefaultTargetBranch)).To(Equal(ss.Status.RenderedRevision))
+}
+
+func TestSiteSyncAttestsEachSiteWithItsSigningKey(t *testing.T) {
+	useSuite(t)
+	g := NewWithT(t)
+	ns, repo := newNamespace(t), newRepoName(t)
+	suite.git.NewRepo(t, repo, configRepo())
+	gitSecret(t, ns, "git", nil)
+	pgp := gitserver.NewOpenPGPKey(t, "siteops", "siteops@example.com", "")
+	bytesSecret(t, ns, "signing", map[string][]byte{"git.asc": pgp.PrivateArmored})
+	key := client.ObjectKeyFromObject(newSiteSync(t, ns, repo, withSigningKey("signing")))
+
+	ss := waitReady(t, key, suite.git.Head(t, repo, gitserver.DefaultBranch))
+
+	public, err := provenance.ParsePublicKey(pgp.PublicArmored)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(ss.Status.Sites).NotTo(BeEmpty())
+	for _, s := range ss.Status.Sites {
+		v, err := gitops.NewSyncer(gitops.SyncerOptions{}).VerifySite(t.Context(), gitops.VerifyOptions{
+			WorkDir: t.TempDir(), URL: suite.git.URL(repo), Site: s.Name, Key: public,
+			Auth: &gitops.Auth{Username: gitUser, Password: gitPassword}})
+		g.Expect(err).NotTo(HaveOccurred(), s.Name)
+		g.Expect(v.Commit).To(Equal(ss.Status.RenderedRevision))
+		g.Expect(v.Statement.SourceCommit()).To(Equal(ss.Status.SourceRevision))
+		g.Expect(v.Statement.Predicate.BuildDefinition.ExternalParameters.SiteSync).To(Equal(key.String()))
+	}
 }

@@ -96,6 +96,7 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 		OverlaysDir: spec.Source.OverlaysDir,
 		Sites:       append([]string(nil), spec.Sites...),
 		WorkDir:     workDir,
+		Provenance:  gitops.ProvenanceOptions{SiteSync: run.obj.Namespace + "/" + run.obj.Name},
 	}
 	if v := spec.Validation; v != nil {
 		opts.Validation = gitops.ValidationOptions{Mode: gitops.ValidationMode(v.Mode),

@@ -15,8 +15,8 @@ limitations under the License.
 */
 
 // Package publish writes what a Sync publishes: the rendered commit over the target branch's tree (one
-// folder per site, only the changed folders written again), its message and trailers, and its OpenPGP
-// signature.
+// folder per site, only the changed folders written again, each with its attestation when there is one), its
+// message and trailers, and its OpenPGP signature.
 package publish
 
 import (
@@ -33,6 +33,7 @@ import (
 	"github.com/go-logr/logr"
 
 	"github.com/siteops/siteops/gitops/internal/tree"
+	"github.com/siteops/siteops/gitops/provenance"
 )
 
 // ManifestFile is the file holding a site's rendered objects under its path on the target branch.
@@ -63,10 +64,12 @@ type Target struct {
 	Files *tree.Git // Tree's folders, decoded once
 }
 
-// File is the output a Sync publishes for one site: a blob in the target's store.
+// File is the output a Sync publishes for one site: a blob in the target's store, and the blob of its signed
+// provenance (zero: none).
 type File struct {
-	Dir, Site string
-	Blob      plumbing.Hash
+	Dir, Site   string
+	Blob        plumbing.Hash
+	Attestation plumbing.Hash
 }
 
 // Input is what a rendered commit writes, and how it is pushed.
@@ -92,7 +95,11 @@ func Build(s storer.EncodedObjectStorer, st Target, in Input) (plumbing.Hash, []
 		if err != nil {
 			return plumbing.ZeroHash, nil, err
 		}
-		if ok {
+		attested, err := writeAttestation(edit, st.Files, f, ok)
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		if ok || attested {
 			changed = append(changed, f.Site)
 		}
 	}
@@ -100,6 +107,9 @@ func Build(s storer.EncodedObjectStorer, st Target, in Input) (plumbing.Hash, []
 	for _, dir := range slices.Sorted(maps.Keys(in.Removed)) {
 		ok, err := edit.RemoveDir(dir)
 		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		if _, err := edit.RemoveDir(provenance.AttestationPath(in.Removed[dir])); err != nil {
 			return plumbing.ZeroHash, nil, err
 		}
 		if ok {
@@ -141,6 +151,27 @@ func Build(s storer.EncodedObjectStorer, st Target, in Input) (plumbing.Hash, []
 		return plumbing.ZeroHash, nil, fmt.Errorf("storing commit: %w", err)
 	}
 	return h, append(changed, removed...), nil
+}
+
+// writeAttestation writes f's attestation when its folder changed (folderChanged) or the site has none yet,
+// and removes the site's attestation when its folder changed and f has none (it would not match). It reports
+// whether it added an attestation to a folder that did not change.
+func writeAttestation(edit *tree.Edit, t *tree.Git, f File, folderChanged bool) (bool, error) {
+	p := provenance.AttestationPath(f.Site)
+	if f.Attestation.IsZero() {
+		if !folderChanged {
+			return false, nil
+		}
+		_, err := edit.RemoveDir(p)
+		return false, err
+	}
+	if !folderChanged && t != nil {
+		if mode, _, err := t.Entry(p); err == nil && mode.IsFile() {
+			return false, nil
+		}
+	}
+	ok, err := edit.PutFile(p, f.Attestation)
+	return ok && !folderChanged, err
 }
 
 // gatedMessage is the commit message of in: commitMessage, with the restored sites named apart and the

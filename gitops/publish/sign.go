@@ -114,3 +114,15 @@ func (k *SigningKey) sign(commit *object.Commit) error {
 	commit.PGPSignature = sig.String()
 	return nil
 }
+
+// Fingerprint is the fingerprint of k's primary key, in lower-case hex.
+func (k *SigningKey) Fingerprint() string { return fmt.Sprintf("%x", k.entity.PrimaryKey.Fingerprint) }
+
+// DetachSign returns a binary OpenPGP signature of data made with k.
+func (k *SigningKey) DetachSign(data []byte) ([]byte, error) {
+	var sig bytes.Buffer
+	if err := openpgp.DetachSign(&sig, k.entity, bytes.NewReader(data), nil); err != nil {
+		return nil, fmt.Errorf("signing with %s: %w", k, err)
+	}
+	return sig.Bytes(), nil
+}

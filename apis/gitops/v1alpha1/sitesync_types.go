@@ -153,8 +153,9 @@ type GitTarget struct {
 	// +optional
 	SecretRef *LocalSecretReference `json:"secretRef,omitempty"`
 
-	// SigningKey, when set, signs every commit siteops pushes with an OpenPGP key. A key that cannot be read
-	// stalls the SiteSync (reason SigningKeyInvalid) and nothing is pushed unsigned.
+	// SigningKey, when set, signs every commit siteops pushes with an OpenPGP key, and each site's provenance
+	// attestation (a DSSE envelope at .siteops/attestations/<site>.intoto.json on the rendered branch). A key
+	// that cannot be read stalls the SiteSync (reason SigningKeyInvalid) and nothing is pushed unsigned.
 	// +optional
 	SigningKey *SigningKey `json:"signingKey,omitempty"`
 }

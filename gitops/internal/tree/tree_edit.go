@@ -129,6 +129,11 @@ func (e *Edit) ReplaceDir(s storer.EncodedObjectStorer, dir, name string, h plum
 	return err == nil, err
 }
 
+// PutFile sets path p to the stored blob h, a regular file, and reports whether that changed the tree.
+func (e *Edit) PutFile(p string, h plumbing.Hash) (bool, error) {
+	return e.put(p, &object.TreeEntry{Mode: filemode.Regular, Hash: h})
+}
+
 // RemoveDir removes dir and everything under it, and reports whether anything was there.
 func (e *Edit) RemoveDir(dir string) (bool, error) { return e.put(dir, nil) }
 
