@@ -29,6 +29,7 @@ limitations under the License.
 //	siteops sites [--repo DIR] [--since REV]
 //	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
 //	siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
+//	siteops rollout history [--kubeconfig FILE] [-n NAMESPACE] [-o table|json] [NAME]
 //	siteops version
 package main
 
@@ -61,6 +62,7 @@ Usage:
   siteops sites [--repo DIR] [--since REV]
   siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
   siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
+  siteops rollout history [--kubeconfig FILE] [-n NAMESPACE] [-o table|json] [NAME]
   siteops version
 
 Run "siteops <command> -h" for the flags of a command.
