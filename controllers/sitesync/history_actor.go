@@ -29,22 +29,21 @@ import (
 
 // annotationSetter is the rollout history's waves.Input.Actor: who last set an annotation of the SiteSync is
 // the field manager of the managedFields entry that owns it (kubectl-annotate, or what --field-manager named).
-// The manager's cache drops managedFields, so the SiteSync is read from the apiserver the first time the
-// history asks, at most once per reconcile: that happens when an approval, a freeze override or an analysis
-// decision is recorded, not on every reconcile. A read that fails records the setter as unknown.
+// The SiteSync is read from the apiserver the first time the history asks, at most once per reconcile: the
+// manager's cache drops managedFields, and a cached copy may predate the annotation the plan acts on. The history
+// asks when it records an approval, a freeze override or an analysis decision, not on every reconcile. A read
+// that fails records the setter as unknown.
 func (r *Reconciler) annotationSetter(ctx context.Context, run *scope) func(annotation string) string {
 	var entries []metav1.ManagedFieldsEntry
 	read := false
 	return func(annotation string) string {
 		if !read {
-			read, entries = true, run.obj.ManagedFields
-			if len(entries) == 0 {
-				stored := &gitopsv1alpha1.SiteSync{}
-				if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(run.obj), stored); err != nil {
-					logf.FromContext(ctx).V(1).Info("reading managedFields for the rollout history", "error", err)
-				}
-				entries = stored.ManagedFields
+			read = true
+			stored := &gitopsv1alpha1.SiteSync{}
+			if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(run.obj), stored); err != nil {
+				logf.FromContext(ctx).V(1).Info("reading managedFields for the rollout history", "error", err)
 			}
+			entries = stored.ManagedFields
 		}
 		return fieldManagerOf(entries, annotation)
 	}
