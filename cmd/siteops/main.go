@@ -32,6 +32,7 @@ limitations under the License.
 //	siteops verify SITE --sitesync NAME [-n NAMESPACE] [--kubeconfig FILE] [--commit C]
 //	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
 //	siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
+//	siteops rollout history [--kubeconfig FILE] [-n NAMESPACE] [-o table|json] [NAME]
 //	siteops version
 package main
 
@@ -66,6 +67,7 @@ Usage:
   siteops verify SITE --sitesync NAME [-n NAMESPACE] [--kubeconfig FILE] [--commit C]
   siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
   siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
+  siteops rollout history [--kubeconfig FILE] [-n NAMESPACE] [-o table|json] [NAME]
   siteops version
 
 Run "siteops <command> -h" for the flags of a command.

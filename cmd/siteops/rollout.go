@@ -28,10 +28,14 @@ import (
 )
 
 // runRollout pauses or resumes a SiteSync's rollout of waves by setting or removing the annotation
-// siteops.dev/pause-rollout; the SiteSync keeps rendering and reporting either way.
+// siteops.dev/pause-rollout; the SiteSync keeps rendering and reporting either way. `rollout history` prints
+// what status.rollout.history recorded (rollout_history.go).
 func runRollout(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "history" {
+		return runRolloutHistory(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || (args[0] != "pause" && args[0] != "resume") {
-		return usageError{"want pause or resume, as in: siteops rollout pause NAME"}
+		return usageError{"want pause, resume or history, as in: siteops rollout pause NAME"}
 	}
 	verb := args[0]
 	fs := newFlagSet("rollout "+verb, "[--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME", stderr)

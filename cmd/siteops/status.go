@@ -89,6 +89,7 @@ func writeStatus(w io.Writer, items []gitopsv1alpha1.SiteSync, now time.Time) er
 		}
 		writeSites(&b, st.Sites, now)
 		writeRollout(&b, st.Rollout, st.Sites, now)
+		writeRecentHistory(&b, st.Rollout)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("writing output: %w", err)

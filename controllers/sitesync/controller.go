@@ -176,6 +176,8 @@ type scope struct {
 	plan    *waves.Plan
 	// analysisRuns are the SiteSync's AnalysisRuns, read once (analysis.go); nil until read.
 	analysisRuns []rolloutsv1alpha1.AnalysisRun
+	// actor names who set a rollout annotation, for status.rollout.history (history_actor.go).
+	actor func(annotation string) string
 }
 
 // Reconcile syncs one SiteSync: read credentials, sync (when due), record the result, emit events, observe

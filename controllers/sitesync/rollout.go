@@ -45,6 +45,7 @@ func (r *Reconciler) compileRollout(ctx context.Context, run *scope) error {
 		return kit.Stall(gitopsv1alpha1.ReasonInvalidRollout, err)
 	}
 	run.rollout = rollout
+	run.actor = r.annotationSetter(ctx, run)
 	return r.loadAnalysisRuns(ctx, run)
 }
 
@@ -71,7 +72,7 @@ func (r *Reconciler) gate(run *scope) gitops.PublishGate {
 		plan := run.rollout.Plan(waves.Input{
 			Revision: in.SourceRevision, Sites: sites,
 			Previous: run.before.Rollout, Annotations: run.obj.GetAnnotations(), Now: r.Clock.Now(), CanPublish: true,
-			Analysis: analysesOf(run.analysisRuns, in.SourceRevision),
+			Analysis: analysesOf(run.analysisRuns, in.SourceRevision), Actor: run.actor,
 		})
 		run.plan = &plan
 		dec := gitops.GateDecision{Publish: plan.Publish}
@@ -99,7 +100,7 @@ func (r *Reconciler) reconcileRollout(ctx context.Context, run *scope) error {
 		st.Rollout = &run.plan.Status
 		r.emitRolloutEvents(run, run.plan.Events)
 	}
-	plan := r.dryPlan(run.rollout, run.obj, run.analysisRuns)
+	plan := r.dryPlan(run.rollout, run.obj, run.analysisRuns, run.actor)
 	st.Rollout = &plan.Status
 	r.emitRolloutEvents(run, plan.Events)
 	if plan.ActionDue {
@@ -110,9 +111,9 @@ func (r *Reconciler) reconcileRollout(ctx context.Context, run *scope) error {
 }
 
 // dryPlan plans on obj's status and its AnalysisRuns without publishing: the sites its rollout holds pending
-// count as changed.
+// count as changed. actor names who set an annotation the history records; nil records unknown.
 func (r *Reconciler) dryPlan(rollout *waves.Rollout, obj *gitopsv1alpha1.SiteSync,
-	runs []rolloutsv1alpha1.AnalysisRun) waves.Plan {
+	runs []rolloutsv1alpha1.AnalysisRun, actor func(string) string) waves.Plan {
 	st := obj.Status
 	pending := map[string]bool{}
 	revision := st.SourceRevision
@@ -125,7 +126,7 @@ func (r *Reconciler) dryPlan(rollout *waves.Rollout, obj *gitopsv1alpha1.SiteSyn
 	return rollout.Plan(waves.Input{Revision: revision,
 		Sites:    planSites(st.Sites, func(s string) bool { return pending[s] }),
 		Previous: st.Rollout, Annotations: obj.GetAnnotations(), Now: r.Clock.Now(),
-		Analysis: analysesOf(runs, revision)})
+		Analysis: analysesOf(runs, revision), Actor: actor})
 }
 
 // rolloutDue reports whether the rollout has a publish or revert due now, so this reconcile syncs. AnalysisRuns
@@ -139,7 +140,7 @@ func (r *Reconciler) rolloutDue(ctx context.Context, run *scope) bool {
 	if err != nil || r.loadAnalysisRuns(ctx, run) != nil {
 		return false
 	}
-	plan := r.dryPlan(rollout, obj, run.analysisRuns)
+	plan := r.dryPlan(rollout, obj, run.analysisRuns, nil)
 	return plan.ActionDue
 }
 

@@ -97,6 +97,13 @@ type RolloutSpec struct {
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100
 	AnalysisRunHistoryLimit *int32 `json:"analysisRunHistoryLimit,omitempty"`
+
+	// RolloutHistoryLimit is how many source revisions status.rollout.history keeps, newest first. Empty
+	// means 10.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=50
+	RolloutHistoryLimit *int32 `json:"rolloutHistoryLimit,omitempty"`
 }
 
 // Wave is a group of sites published together.
@@ -262,6 +269,11 @@ type RolloutStatus struct {
 	// +listType=map
 	// +listMapKey=name
 	Sites []RolloutSite `json:"sites,omitempty"`
+	// History is the rollout of the last source revisions, newest first (spec.rolloutHistoryLimit of them).
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=50
+	History []RolloutRecord `json:"history,omitempty"`
 }
 
 // RolloutSite is one site's place in the rollout.

@@ -38,6 +38,8 @@ type Rollout struct {
 	freeze    []window
 	deadline  time.Duration
 	onFailure gitopsv1alpha1.OnFailure
+	// historyLimit is how many revisions status.rollout.history keeps.
+	historyLimit int
 }
 
 type wave struct {
@@ -71,7 +73,10 @@ func Enabled(spec gitopsv1alpha1.RolloutSpec) bool {
 // Compile reads spec; an error names the field that cannot be read (a schedule, a time zone, a site pattern)
 // and retrying does not fix it.
 func Compile(spec gitopsv1alpha1.RolloutSpec) (*Rollout, error) {
-	r := &Rollout{onFailure: spec.OnFailure}
+	r := &Rollout{onFailure: spec.OnFailure, historyLimit: gitopsv1alpha1.DefaultRolloutHistoryLimit}
+	if spec.RolloutHistoryLimit != nil {
+		r.historyLimit = int(*spec.RolloutHistoryLimit)
+	}
 	if r.onFailure == "" {
 		r.onFailure = gitopsv1alpha1.OnFailureHalt
 	}

@@ -17,5 +17,6 @@ limitations under the License.
 // Package waves plans the rollout of a source revision across the sites of a SiteSync, wave by wave. Plan is
 // a pure function of the spec, the newest revision, each site's delivery state, the annotations and the time:
 // it says which sites to publish now, which to revert, the phase, what each site waits for, and when to look
-// again. It reads no clock, no Git and no API server; the SiteSync controller feeds it and carries it out.
+// again, and it keeps the rollout history (history.go). It reads no clock, no Git and no API server; the SiteSync
+// controller feeds it and carries it out, and answers Input.Actor (who set an annotation) for the history.
 package waves

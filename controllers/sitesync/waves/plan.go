@@ -57,6 +57,9 @@ type Input struct {
 	CanPublish bool
 	// Analysis is the AnalysisRun of each wave for Revision, by wave name; a wave without one has none yet.
 	Analysis map[string]*gitopsv1alpha1.WaveAnalysisStatus
+	// Actor names who set an annotation (approval, freeze override, analysis decision) for the history; nil
+	// records them as unknown.
+	Actor func(annotation string) string
 }
 
 // Revert restores a failed site's last healthy output.
@@ -124,6 +127,7 @@ func (r *Rollout) Plan(in Input) Plan {
 		p.walk()
 	}
 	p.finish()
+	p.history()
 	return p.out
 }
 
