@@ -92,7 +92,7 @@ func outcomes(h []gitopsv1alpha1.RolloutRecord) string {
 	return strings.Join(out, " ")
 }
 
-func at(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func stamp(m interface{ IsZero() bool }, s func() string) string {
 	if m.IsZero() {
@@ -172,8 +172,8 @@ func TestHistoryRecordsWavesAndCommits(t *testing.T) {
 	e := x.history()[0]
 	var waves []string
 	for _, w := range e.Waves {
-		waves = append(waves, w.Name+" "+stamp(w.StartedAt, func() string { return at(w.StartedAt.Time) })+" "+
-			stamp(w.FinishedAt, func() string { return at(w.FinishedAt.Time) }))
+		waves = append(waves, w.Name+" "+stamp(w.StartedAt, func() string { return rfc3339(w.StartedAt.Time) })+" "+
+			stamp(w.FinishedAt, func() string { return rfc3339(w.FinishedAt.Time) }))
 	}
 	want := []string{
 		"canary 2026-03-02T10:00:00Z 2026-03-02T10:11:00Z",
@@ -183,7 +183,7 @@ func TestHistoryRecordsWavesAndCommits(t *testing.T) {
 	if strings.Join(waves, "\n") != strings.Join(want, "\n") {
 		t.Errorf("waves:\n%s\nwant:\n%s", strings.Join(waves, "\n"), strings.Join(want, "\n"))
 	}
-	if at(e.StartedAt.Time) != "2026-03-02T10:00:00Z" || at(e.EndedAt.Time) != "2026-03-02T10:13:00Z" {
+	if rfc3339(e.StartedAt.Time) != "2026-03-02T10:00:00Z" || rfc3339(e.EndedAt.Time) != "2026-03-02T10:13:00Z" {
 		t.Errorf("started %v ended %v", e.StartedAt, e.EndedAt)
 	}
 	if got := strings.Join(e.RenderedCommits, ","); got != "c"+rev1[:39] {
