@@ -17,6 +17,7 @@ limitations under the License.
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -24,6 +25,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/siteops/siteops/apis"
+	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
 
 // errNoKubeconfig is the error of the commands that talk to a cluster when neither --kubeconfig, $KUBECONFIG
@@ -58,4 +60,21 @@ func connect(kubeconfig, namespace string, all bool) (client.Client, string, err
 		return nil, "", fmt.Errorf("connecting to the cluster: %w", err)
 	}
 	return c, ns, nil
+}
+
+// siteSyncs gets SiteSync name in namespace ns or, with no name, lists the SiteSyncs of ns (every namespace
+// when c was connected with all).
+func siteSyncs(ctx context.Context, c client.Client, ns, name string) ([]gitopsv1alpha1.SiteSync, error) {
+	if name != "" {
+		obj := &gitopsv1alpha1.SiteSync{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj); err != nil {
+			return nil, fmt.Errorf("getting SiteSync %s/%s: %w", ns, name, err)
+		}
+		return []gitopsv1alpha1.SiteSync{*obj}, nil
+	}
+	list := &gitopsv1alpha1.SiteSyncList{}
+	if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+		return nil, fmt.Errorf("listing SiteSyncs: %w", err)
+	}
+	return list.Items, nil
 }

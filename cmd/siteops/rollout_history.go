@@ -26,7 +26,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
@@ -58,19 +57,9 @@ func runRolloutHistory(ctx context.Context, args []string, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	var items []gitopsv1alpha1.SiteSync
-	if fs.NArg() == 1 {
-		obj := &gitopsv1alpha1.SiteSync{}
-		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: fs.Arg(0)}, obj); err != nil {
-			return fmt.Errorf("getting SiteSync %s/%s: %w", ns, fs.Arg(0), err)
-		}
-		items = append(items, *obj)
-	} else {
-		list := &gitopsv1alpha1.SiteSyncList{}
-		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
-			return fmt.Errorf("listing SiteSyncs: %w", err)
-		}
-		items = list.Items
+	items, err := siteSyncs(ctx, c, ns, fs.Arg(0))
+	if err != nil {
+		return err
 	}
 	if *output == "json" {
 		return writeHistoryJSON(stdout, items)
