@@ -238,10 +238,18 @@ func (f *fleet) transcript(when string) {
 // siteopsStatus runs `siteops status -n ns` (the CLI built beside the manager) and returns its output.
 func siteopsStatus(t *testing.T, ns string) string {
 	t.Helper()
+	return siteopsOnHub(t, []string{"status"}, "-n", ns)
+}
+
+// siteopsOnHub runs the siteops CLI built beside the manager, `siteops COMMAND --kubeconfig HUB ARGS`, and
+// returns its output.
+func siteopsOnHub(t *testing.T, command []string, args ...string) string {
+	t.Helper()
 	cli := filepath.Join(filepath.Dir(managerBinary(t)), "siteops")
-	out, err := exec.Command(cli, "status", "--kubeconfig", cluster.kubeconfig, "-n", ns).CombinedOutput()
+	all := append(append(command, "--kubeconfig", cluster.kubeconfig), args...)
+	out, err := exec.Command(cli, all...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("siteops status: %v\n%s", err, out)
+		t.Fatalf("siteops %s: %v\n%s", strings.Join(all, " "), err, out)
 	}
 	return string(out)
 }

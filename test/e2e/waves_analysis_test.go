@@ -67,7 +67,8 @@ func (e *errorRateEndpoint) asked(query string) bool {
 	return false
 }
 
-// errorRateTemplate is an AnalysisTemplate with one web metric: the error rate must stay below 5%.
+// errorRateTemplate is an AnalysisTemplate with one web metric: an error rate below 5% passes, above 20%
+// fails, and one in between is Inconclusive.
 const errorRateTemplate = `
 apiVersion: argoproj.io/v1alpha1
 kind: AnalysisTemplate
@@ -79,6 +80,7 @@ spec:
     count: 1
     failureLimit: 0
     successCondition: result < 0.05
+    failureCondition: result > 0.2
     provider:
       web:
         url: "{{args.endpoint}}/?site={{args.site}}&revision={{args.revision}}"
@@ -92,7 +94,11 @@ spec:
 //  1. a base change passes wave first's analysis (the metric is asked with A's name and the revision) and
 //     reaches B;
 //  2. with the endpoint flipped to a 50% error rate, a second change fails wave first's analysis: B never
-//     gets it, A is reverted (a Siteops-Revert-Of commit), and `siteops status` shows the failing measurement.
+//     gets it, A is reverted (a Siteops-Revert-Of commit), and `siteops status` shows the failing measurement;
+//  3. at a 10% error rate a third change's run is Inconclusive: B does not get it until a person accepts the
+//     run (siteops.dev/accept-analysis-first);
+//  4. a fourth change, Inconclusive too, is accepted while the rollout is paused (`siteops rollout pause`):
+//     wave first is done, and B gets the change only after `siteops rollout resume`.
 //
 // It runs beside other tests, on two site clusters of its own.
 func TestWavesAnalysisVerifiesEachWaveOnTheFleet(t *testing.T) {
@@ -179,6 +185,55 @@ onFailure: Revert
 			"jsonpath={.status.metricResults[0].measurements[0].finishedAt}"),
 		f.eventTime(gitopsv1alpha1.EventRolloutHalted, measured))
 	f.transcript("wave first's analysis failed: halted and reverted")
+
+	// 3. An Inconclusive run waits for a person.
+	endpoint.rate.Store("0.1")
+	editFile(t, f.work, "base/site-info.yaml", `release: "3"`, `release: "4"`)
+	release4 := f.push("base: release 4")
+	f.waitInconclusive(release4)
+	f.checkNeverPublished(b, release4)
+	kubectl(t, "-n", f.namespace, "annotate", "sitesync", "sites", "siteops.dev/accept-analysis-first="+release4)
+	f.waitReleaseOn(b, release4, "4")
+
+	// 4. A pause holds the next wave, whatever the analysis says, until resume.
+	editFile(t, f.work, "base/site-info.yaml", `release: "4"`, `release: "5"`)
+	release5 := f.push("base: release 5")
+	f.waitInconclusive(release5)
+	siteopsOnHub(t, []string{"rollout", "pause"}, "-n", f.namespace, "--reason", "e2e: hold the next wave", "sites")
+	kubectl(t, "-n", f.namespace, "annotate", "--overwrite", "sitesync", "sites",
+		"siteops.dev/accept-analysis-first="+release5)
+	waitFor(t, 2*time.Minute, "rollout of "+short(release5)+" paused before wave unlisted", func() (bool, string) {
+		got := f.rollout("revision", "phase", "wave")
+		return got == release5+"|Paused|unlisted", got + " " + f.rollout("message")
+	})
+	f.checkNeverPublished(b, release5)
+	f.transcript("wave first accepted while paused: wave unlisted waits")
+	siteopsOnHub(t, []string{"rollout", "resume"}, "-n", f.namespace, "sites")
+	f.waitReleaseOn(b, release5, "5")
+	f.waitEvent(gitopsv1alpha1.EventRolloutResumed, short(release5))
+}
+
+// waitInconclusive waits until wave first's run of rev is Inconclusive and the rollout waits for a person.
+func (f *fleet) waitInconclusive(rev string) {
+	f.t.Helper()
+	waitFor(f.t, 5*time.Minute, "rollout of "+short(rev)+" Inconclusive at wave first", func() (bool, string) {
+		got := f.rollout("revision", "phase", "wave", "analysis.phase")
+		return got == rev+"|Inconclusive|first|Inconclusive", got + " " + f.rollout("message")
+	})
+}
+
+// waitReleaseOn waits until the rollout of rev is Complete and site is Delivered with base release n.
+func (f *fleet) waitReleaseOn(site, rev, n string) {
+	f.t.Helper()
+	waitFor(f.t, 5*time.Minute, "rollout of "+short(rev)+" Complete", func() (bool, string) {
+		got := f.rollout("revision", "phase")
+		return got == rev+"|Complete", got + " " + f.rollout("message")
+	})
+	f.waitDelivered(3*time.Minute, map[string]string{site: f.siteField(site, "renderedCommit")})
+	got := onSite(site, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}")
+	if got != n {
+		f.t.Fatalf("cluster %s release %q, want %s", site, got, n)
+	}
 }
 
 // eventTime is the time of the SiteSync's first event with reason whose message contains want.
