@@ -44,6 +44,9 @@ const (
 	TrailerVersion        = publish.TrailerVersion
 	TrailerRevertOf       = publish.TrailerRevertOf
 	TrailerFreezeOverride = publish.TrailerFreezeOverride
+	// TrailerPolicy carries, once per site the commit publishes, what the admission policies made of the
+	// site's output: "Siteops-Policy: dev: 4 passed, 1 warned".
+	TrailerPolicy = "Siteops-Policy"
 )
 
 // Trailer is a commit trailer line "Key: Value".
@@ -85,6 +88,8 @@ type SyncOptions struct {
 	Gate PublishGate
 	// Validation says what each site's rendered objects are checked against before they are published.
 	Validation ValidationOptions
+	// Policy names the admission policies each site's rendered objects must pass before they are published.
+	Policy PolicyOptions
 
 	// beforePush, when set (tests only), runs before each push attempt with the attempt number (0-based).
 	beforePush func(attempt int)
@@ -107,6 +112,8 @@ type SiteState struct {
 	// Held is true when the site's new output differs from its folder but the gate held it back: the folder
 	// keeps its previous output, and InputDigest its previous digest.
 	Held bool
+	// Policy is what the admission policies made of the site's output, nil when none were checked.
+	Policy *PolicyResult
 }
 
 // SyncResult is the outcome of a Sync.
