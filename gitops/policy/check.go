@@ -47,7 +47,8 @@ const auditKey = "validation.policy.admission.k8s.io/validation_failure"
 // the request that creates it. Namespace selectors read the labels of the Namespace objects of the stream;
 // an object whose Namespace is not in the stream is checked against a Namespace with only its name (and the
 // kubernetes.io/metadata.name label kube-apiserver sets), except by bindings whose policy or binding selects
-// namespaces by other labels: those cannot tell, and report the object as Skipped. The error says why the
+// namespaces by other labels: those cannot tell, and report the object as Skipped. So do they for a namespaced
+// object that names no namespace: its namespace is the one its Application deploys to. The error says why the
 // check could not run (unreadable YAML); denials are in the Report (see Report.Err).
 func (ps *Policies) Check(ctx context.Context, stream []byte) (Report, error) {
 	var r Report
@@ -103,18 +104,22 @@ func (c *binding) check(ctx context.Context, m generic.PolicyMatcher, d generic.
 	o admission.ObjectInterfaces, site *siteObjects, obj *unstructured.Unstructured) (Result, bool, error) {
 	res := Result{Object: objectID(obj), Policy: c.policy.Name, Binding: c.binding.Name}
 	a := site.attributes(obj)
-	if !c.matches(a, o, m, site.rendered(a.GetNamespace())) {
+	nsUnknown := site.namespaceUnknown(obj)
+	if !c.matches(a, o, m, !nsUnknown) {
 		return res, false, nil
 	}
 	if c.skipped != "" {
 		res.Outcome, res.Message = Skipped, c.skipped
 		return res, true, nil
 	}
-	if a.GetNamespace() != "" && !site.rendered(a.GetNamespace()) && c.selectsNamespaces() {
+	if nsUnknown && c.selectsNamespaces() {
+		where := "namespace " + a.GetNamespace() + " is not in the site's output"
+		if a.GetNamespace() == "" {
+			where = "the object names no namespace (it goes to its Application's destination namespace)"
+		}
 		res.Outcome = Skipped
 		res.Message = fmt.Sprintf("ValidatingAdmissionPolicy '%s' with binding '%s' not checked: it selects "+
-			"namespaces by label, and namespace %s is not in the site's output", c.policy.Name, c.binding.Name,
-			a.GetNamespace())
+			"namespaces by label, and %s", c.policy.Name, c.binding.Name, where)
 		return res, true, nil
 	}
 	rec := &recorder{}
@@ -148,7 +153,7 @@ func (c *binding) bindings() []*admissionregistrationv1.ValidatingAdmissionPolic
 func (c *binding) matches(a admission.Attributes, o admission.ObjectInterfaces, m generic.PolicyMatcher,
 	nsKnown bool) bool {
 	p, b := c.policy, c.binding
-	if !nsKnown && a.GetNamespace() != "" {
+	if !nsKnown {
 		p, b = p.DeepCopy(), b.DeepCopy()
 		if p.Spec.MatchConstraints != nil {
 			p.Spec.MatchConstraints.NamespaceSelector = &metav1.LabelSelector{}

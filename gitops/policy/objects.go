@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -48,12 +49,14 @@ type siteObjects struct {
 	namespaces corelisters.NamespaceLister
 	renderedNS map[string]bool
 	plurals    map[schema.GroupKind]string // of the CRDs in the output
+	cluster    map[schema.GroupKind]bool   // the cluster-scoped kinds of the CRDs in the output
 }
 
 // newSiteObjects indexes the Namespaces of objs, with the name label kube-apiserver adds, and a stand-in with
 // only the name for every other namespace an object is in.
 func newSiteObjects(objs []*unstructured.Unstructured) *siteObjects {
-	s := &siteObjects{renderedNS: map[string]bool{}, plurals: map[schema.GroupKind]string{}}
+	s := &siteObjects{renderedNS: map[string]bool{}, plurals: map[schema.GroupKind]string{},
+		cluster: map[schema.GroupKind]bool{}}
 	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	for _, u := range objs {
 		switch u.GroupVersionKind().GroupKind() {
@@ -70,6 +73,9 @@ func newSiteObjects(objs []*unstructured.Unstructured) *siteObjects {
 			if kind != "" && plural != "" {
 				s.plurals[schema.GroupKind{Group: group, Kind: kind}] = plural
 			}
+			if scope, _, _ := unstructured.NestedString(u.Object, "spec", "scope"); scope == "Cluster" {
+				s.cluster[schema.GroupKind{Group: group, Kind: kind}] = true
+			}
 		}
 	}
 	for _, u := range objs {
@@ -83,8 +89,16 @@ func newSiteObjects(objs []*unstructured.Unstructured) *siteObjects {
 	return s
 }
 
-// rendered says whether the output holds Namespace ns.
-func (s *siteObjects) rendered(ns string) bool { return s.renderedNS[ns] }
+// namespaceUnknown says whether the labels of obj's namespace are unknown: it is in a namespace the output
+// does not hold, or it is namespaced (not a cluster-scoped built-in kind, nor of a cluster-scoped CRD of the
+// output) and names no namespace.
+func (s *siteObjects) namespaceUnknown(obj *unstructured.Unstructured) bool {
+	if ns := obj.GetNamespace(); ns != "" {
+		return !isNamespace(obj) && !s.renderedNS[ns]
+	}
+	gk := obj.GroupVersionKind().GroupKind()
+	return !clusterScoped(gk) && !s.cluster[gk]
+}
 
 // attributes is the admission request that creates obj.
 func (s *siteObjects) attributes(obj *unstructured.Unstructured) admission.Attributes {
@@ -153,4 +167,38 @@ func decodeStream(stream []byte) ([]*unstructured.Unstructured, error) {
 			out = append(out, &unstructured.Unstructured{Object: m})
 		}
 	}
+}
+
+// clusterScoped says whether gk is a cluster-scoped built-in kind.
+func clusterScoped(gk schema.GroupKind) bool {
+	var kinds []string
+	switch gk.Group {
+	case "":
+		kinds = []string{"Namespace", "Node", "PersistentVolume", "ComponentStatus"}
+	case "rbac.authorization.k8s.io":
+		kinds = []string{"ClusterRole", "ClusterRoleBinding"}
+	case "apiextensions.k8s.io":
+		kinds = []string{"CustomResourceDefinition"}
+	case "apiregistration.k8s.io":
+		kinds = []string{"APIService"}
+	case "storage.k8s.io":
+		kinds = []string{"StorageClass", "CSIDriver", "CSINode", "VolumeAttachment", "VolumeAttributesClass"}
+	case "scheduling.k8s.io":
+		kinds = []string{"PriorityClass"}
+	case "node.k8s.io":
+		kinds = []string{"RuntimeClass"}
+	case "networking.k8s.io":
+		kinds = []string{"IngressClass", "IPAddress", "ServiceCIDR"}
+	case "certificates.k8s.io":
+		kinds = []string{"CertificateSigningRequest", "ClusterTrustBundle"}
+	case "flowcontrol.apiserver.k8s.io":
+		kinds = []string{"FlowSchema", "PriorityLevelConfiguration"}
+	case "resource.k8s.io":
+		kinds = []string{"DeviceClass"}
+	case "admissionregistration.k8s.io":
+		kinds = []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration",
+			"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy",
+			"MutatingAdmissionPolicyBinding"}
+	}
+	return slices.Contains(kinds, gk.Kind)
 }

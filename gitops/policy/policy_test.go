@@ -229,3 +229,18 @@ spec: {policyName: broken, validationActions: [Deny]}
 		}
 	}
 }
+
+func TestObjectWithoutNamespaceSkipsLabelSelectors(t *testing.T) {
+	ps := load(t)
+	noNamespace := strings.Replace(deployment("web", "nginx:latest"), "  namespace: shop\n", "", 1)
+	r, err := ps.Check(context.Background(), stream(prodNS, noNamespace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Skipped != 1 || r.Err() != nil {
+		t.Fatalf("a namespaced object without a namespace may go anywhere: want it skipped, got %+v", r)
+	}
+	if !strings.Contains(r.Results[0].Message, "names no namespace") {
+		t.Fatalf("message %q", r.Results[0].Message)
+	}
+}
