@@ -25,7 +25,7 @@ limitations under the License.
 //	siteops render --dir DIR [--image name=newName:tag]...
 //	siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
 //	siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]
-//	siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH]
+//	siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH] [--policy PATH]
 //	siteops sites [--repo DIR] [--since REV]
 //	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
 //	siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
@@ -57,7 +57,7 @@ Usage:
   siteops render --dir DIR [--image name=newName:tag]...
   siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
   siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]
-  siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH]
+  siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH] [--policy PATH]
   siteops sites [--repo DIR] [--since REV]
   siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
   siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
