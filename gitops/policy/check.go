@@ -68,8 +68,9 @@ func (ps *Policies) Check(ctx context.Context, stream []byte) (Report, error) {
 	d := validating.NewDispatcher(offlineAuthorizer{}, m)
 	o := admission.NewObjectInterfacesFromScheme(runtime.NewScheme())
 	for _, obj := range objs {
+		req := request{obj: obj, attrs: site.attributes(obj), nsUnknown: site.namespaceUnknown(obj)}
 		for i := range ps.checks {
-			res, matched, err := ps.checks[i].check(ctx, m, d, o, site, obj)
+			res, matched, err := ps.checks[i].check(ctx, m, d, o, req)
 			if err != nil {
 				return r, err
 			}
@@ -98,13 +99,19 @@ func (r *Report) add(res Result) {
 	r.Results = append(r.Results, res)
 }
 
+// request is the admission request that creates one object of the output.
+type request struct {
+	obj       *unstructured.Unstructured
+	attrs     admission.Attributes
+	nsUnknown bool // the labels of the object's namespace are not known (siteObjects.namespaceUnknown)
+}
+
 // check dispatches one binding on one object as kube-apiserver's admission plugin does; matched is false when
 // the binding does not apply to the object.
 func (c *binding) check(ctx context.Context, m generic.PolicyMatcher, d generic.Dispatcher[validating.PolicyHook],
-	o admission.ObjectInterfaces, site *siteObjects, obj *unstructured.Unstructured) (Result, bool, error) {
-	res := Result{Object: objectID(obj), Policy: c.policy.Name, Binding: c.binding.Name}
-	a := site.attributes(obj)
-	nsUnknown := site.namespaceUnknown(obj)
+	o admission.ObjectInterfaces, req request) (Result, bool, error) {
+	res := Result{Object: objectID(req.obj), Policy: c.policy.Name, Binding: c.binding.Name}
+	a, nsUnknown := req.attrs, req.nsUnknown
 	if !c.matches(a, o, m, !nsUnknown) {
 		return res, false, nil
 	}
