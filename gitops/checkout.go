@@ -207,7 +207,7 @@ func (c *Checkout) render(ctx context.Context, runs []*siteRun, workers int, ima
 		c.schemas = validate.NewSchemas()
 	}
 	check, checkErr := newChecker(c.schemas, c.tree, c.Validation)
-	policies, policyErr := newPolicyGate(c.tree, c.Policy)
+	policies, policyErr := newPolicyGate(c.tree, c.Policy, nil)
 	if checkErr == nil {
 		checkErr = policyErr
 	}

@@ -20,6 +20,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"sync"
 
 	"github.com/siteops/siteops/gitops/internal/permanent"
 	"github.com/siteops/siteops/gitops/internal/tree"
@@ -52,9 +53,10 @@ type policyGate struct {
 	digest   string
 }
 
-// newPolicyGate reads and compiles the policies of t at o.Paths; nil when there are none. A path that does
-// not exist, or a policy document that does not read, is a permanent error.
-func newPolicyGate(t tree.FS, o PolicyOptions) (*policyGate, error) {
+// newPolicyGate reads the policies of t at o.Paths and compiles them, or takes them from memo (nil: no memo)
+// when it compiled the same documents before; nil when there are none. A path that does not exist, or a
+// policy document that does not read, is a permanent error.
+func newPolicyGate(t tree.FS, o PolicyOptions, memo *policyMemo) (*policyGate, error) {
 	if len(o.Paths) == 0 {
 		return nil, nil
 	}
@@ -66,16 +68,55 @@ func newPolicyGate(t tree.FS, o PolicyOptions) (*policyGate, error) {
 		}
 		docs = append(docs, found...)
 	}
-	ps, err := policy.Load(docs)
-	if err != nil {
-		return nil, permanent.Error(err)
-	}
 	h := sha256.New()
 	for _, d := range docs {
 		h.Write(d)
 		h.Write([]byte("\n---\n"))
 	}
-	return &policyGate{policies: ps, digest: "sha256:" + hex.EncodeToString(h.Sum(nil))}, nil
+	digest := "sha256:" + hex.EncodeToString(h.Sum(nil))
+	if ps := memo.get(digest); ps != nil {
+		return &policyGate{policies: ps, digest: digest}, nil
+	}
+	ps, err := policy.Load(docs)
+	if err != nil {
+		return nil, permanent.Error(err)
+	}
+	memo.put(digest, ps)
+	return &policyGate{policies: ps, digest: digest}, nil
+}
+
+// policyMemo keeps the policies compiled from the documents of recent Syncs, by their digest: compiling
+// costs more than checking a site. Safe for concurrent use; the zero value is not usable, nil remembers
+// nothing.
+type policyMemo struct {
+	mu       sync.Mutex
+	compiled map[string]*policy.Policies
+}
+
+// maxPolicyMemo bounds the policy sets a memo keeps (a few per SiteSync are in use at a time).
+const maxPolicyMemo = 32
+
+func newPolicyMemo() *policyMemo { return &policyMemo{compiled: map[string]*policy.Policies{}} }
+
+func (m *policyMemo) get(digest string) *policy.Policies {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.compiled[digest]
+}
+
+func (m *policyMemo) put(digest string, ps *policy.Policies) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.compiled) >= maxPolicyMemo {
+		clear(m.compiled)
+	}
+	m.compiled[digest] = ps
 }
 
 // check evaluates the policies on a site's output; the error fails the site when a Deny binding refused an

@@ -66,7 +66,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	if err != nil {
 		return res, err
 	}
-	policies, err := newPolicyGate(srcTree, o.Policy)
+	policies, err := newPolicyGate(srcTree, o.Policy, sy.policies)
 	if err != nil {
 		return res, err
 	}
