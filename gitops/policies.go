@@ -30,8 +30,8 @@ import (
 // PolicyOptions says which admission policies every site's rendered objects must pass before they are
 // published.
 type PolicyOptions struct {
-	// Paths are files or folders of the source with ValidatingAdmissionPolicies and their bindings (other
-	// objects there are ignored); none = no policy check.
+	// Paths are files or folders of the source with ValidatingAdmissionPolicies, their bindings and the
+	// parameter objects the bindings name; none = no policy check.
 	Paths []string
 }
 

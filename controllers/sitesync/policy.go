@@ -53,7 +53,7 @@ func previousPolicy(p *gitopsv1alpha1.SitePolicyStatus) *gitops.PolicyResult {
 }
 
 // emitPolicyFindings records one Warning per site rendered in this sync and published with findings of its
-// Warn or Audit bindings (or bindings siteops could not evaluate).
+// Warn or Audit bindings (or objects whose namespace labels siteops could not know).
 func (r *Reconciler) emitPolicyFindings(run *scope) {
 	for _, s := range run.result.Sites {
 		if !s.Rendered || !s.Ready || s.Policy == nil || len(s.Policy.Findings) == 0 {

@@ -28,6 +28,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/generic"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/matching"
@@ -44,7 +45,8 @@ const User = "siteops"
 const auditKey = "validation.policy.admission.k8s.io/validation_failure"
 
 // Check evaluates every binding on every object of a YAML stream (a site's rendered output), each object as
-// the request that creates it. Namespace selectors read the labels of the Namespace objects of the stream;
+// the request that creates it. A binding's paramRef names parameters among the other objects of the
+// policies' documents and the objects of the stream. Namespace selectors read the labels of the Namespace objects of the stream;
 // an object whose Namespace is not in the stream is checked against a Namespace with only its name (and the
 // kubernetes.io/metadata.name label kube-apiserver sets), except by bindings whose policy or binding selects
 // namespaces by other labels: those cannot tell, and report the object as Skipped. So do they for a namespaced
@@ -64,13 +66,15 @@ func (ps *Policies) Check(ctx context.Context, stream []byte) (Report, error) {
 		return r, err
 	}
 	site := newSiteObjects(objs)
+	params := &paramStore{fromPolicies: ps.params, site: objs, siteObjects: site,
+		byKind: map[schema.GroupVersionKind]*paramInformer{}}
 	m := generic.NewPolicyMatcher(matching.NewMatcher(site.namespaces, nil))
 	d := validating.NewDispatcher(offlineAuthorizer{}, m)
 	o := admission.NewObjectInterfacesFromScheme(runtime.NewScheme())
 	for _, obj := range objs {
 		req := request{obj: obj, attrs: site.attributes(obj), nsUnknown: site.namespaceUnknown(obj)}
 		for i := range ps.checks {
-			res, matched, err := ps.checks[i].check(ctx, m, d, o, req)
+			res, matched, err := ps.checks[i].check(ctx, m, d, o, params, req)
 			if err != nil {
 				return r, err
 			}
@@ -109,15 +113,11 @@ type request struct {
 // check dispatches one binding on one object as kube-apiserver's admission plugin does; matched is false when
 // the binding does not apply to the object.
 func (c *binding) check(ctx context.Context, m generic.PolicyMatcher, d generic.Dispatcher[validating.PolicyHook],
-	o admission.ObjectInterfaces, req request) (Result, bool, error) {
+	o admission.ObjectInterfaces, params *paramStore, req request) (Result, bool, error) {
 	res := Result{Object: objectID(req.obj), Policy: c.policy.Name, Binding: c.binding.Name}
 	a, nsUnknown := req.attrs, req.nsUnknown
 	if !c.matches(a, o, m, !nsUnknown) {
 		return res, false, nil
-	}
-	if c.skipped != "" {
-		res.Outcome, res.Message = Skipped, c.skipped
-		return res, true, nil
 	}
 	if nsUnknown && c.selectsNamespaces() {
 		where := "namespace " + a.GetNamespace() + " is not in the site's output"
@@ -129,9 +129,18 @@ func (c *binding) check(ctx context.Context, m generic.PolicyMatcher, d generic.
 			"namespaces by label, and %s", c.policy.Name, c.binding.Name, where)
 		return res, true, nil
 	}
+	hook := validating.PolicyHook{Policy: c.policy, Bindings: c.bindings(), Evaluator: c.evaluator}
+	if pk := c.policy.Spec.ParamKind; pk != nil {
+		inf, err := params.informer(pk.APIVersion, pk.Kind)
+		if err != nil {
+			hook.ConfigurationError = err
+		} else {
+			hook.ParamInformer, hook.ParamScope = inf, inf.scope
+		}
+	}
 	rec := &recorder{}
 	err := d.Dispatch(warning.WithWarningRecorder(ctx, rec), &recordingAttributes{Attributes: a, rec: rec}, o,
-		[]validating.PolicyHook{{Policy: c.policy, Bindings: c.bindings(), Evaluator: c.evaluator}})
+		[]validating.PolicyHook{hook})
 	var status *apierrors.StatusError
 	switch {
 	case errors.As(err, &status):

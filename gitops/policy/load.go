@@ -29,6 +29,7 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"sigs.k8s.io/yaml"
 )
@@ -36,7 +37,8 @@ import (
 // Policies are ValidatingAdmissionPolicies with their bindings, compiled once; safe for concurrent use.
 type Policies struct {
 	checks   []binding
-	warnings []string // of bindings that name no policy, and of parameters siteops cannot read
+	params   []*unstructured.Unstructured // the other objects of the documents: what paramRefs can name
+	warnings []string                     // of bindings that name no policy
 }
 
 // binding is one binding with the policy it names and the policy's compiled validator.
@@ -44,23 +46,33 @@ type binding struct {
 	policy    *admissionregistrationv1.ValidatingAdmissionPolicy
 	binding   *admissionregistrationv1.ValidatingAdmissionPolicyBinding
 	evaluator validating.Validator
-	// skipped says why the binding is not evaluated, or is "".
-	skipped string
 }
 
-// Load reads the ValidatingAdmissionPolicies and ValidatingAdmissionPolicyBindings of YAML documents (other
-// kinds are ignored), applies the defaults kube-apiserver applies, and compiles the policies. A document that
-// does not decode, or a policy or binding without a name, is an error. A binding that names no policy does
-// nothing, as at admission: it comes back as a warning.
+// Load reads the ValidatingAdmissionPolicies and ValidatingAdmissionPolicyBindings of YAML documents, applies
+// the defaults kube-apiserver applies, and compiles the policies; the other objects are the parameters a
+// binding's paramRef can name (with the site's own objects). A document that does not decode, or a policy or
+// binding without a name, is an error. A binding that names no policy does nothing, as at admission: it
+// comes back as a warning.
 func Load(docs [][]byte) (*Policies, error) {
 	byName := map[string]*admissionregistrationv1.ValidatingAdmissionPolicy{}
 	var bindings []*admissionregistrationv1.ValidatingAdmissionPolicyBinding
+	ps := &Policies{}
 	for _, doc := range docs {
 		var tm metav1.TypeMeta
 		if err := yaml.Unmarshal(doc, &tm); err != nil {
 			return nil, fmt.Errorf("reading a policy document: %w", err)
 		}
-		if tm.APIVersion != admissionregistrationv1.SchemeGroupVersion.String() {
+		if tm.APIVersion == "" || tm.Kind == "" {
+			continue
+		}
+		isPolicy := tm.APIVersion == admissionregistrationv1.SchemeGroupVersion.String() &&
+			(tm.Kind == "ValidatingAdmissionPolicy" || tm.Kind == "ValidatingAdmissionPolicyBinding")
+		if !isPolicy {
+			objs, err := decodeStream(doc)
+			if err != nil {
+				return nil, fmt.Errorf("reading %s %s: %w", tm.Kind, nameOf(doc), err)
+			}
+			ps.params = append(ps.params, objs...)
 			continue
 		}
 		switch tm.Kind {
@@ -95,7 +107,6 @@ func Load(docs [][]byte) (*Policies, error) {
 		return strings.Compare(a.Name, b.Name)
 	})
 	c := newCompiler()
-	ps := &Policies{}
 	compiled := map[string]validating.Validator{}
 	for _, b := range bindings {
 		p := byName[b.Spec.PolicyName]
@@ -109,13 +120,7 @@ func Load(docs [][]byte) (*Policies, error) {
 			v = c.compile(p)
 			compiled[p.Name] = v
 		}
-		check := binding{policy: p, binding: b, evaluator: v}
-		if p.Spec.ParamKind != nil && b.Spec.ParamRef != nil {
-			check.skipped = fmt.Sprintf("ValidatingAdmissionPolicyBinding %s not checked: siteops does not read "+
-				"the parameters (paramRef) of policy %s", b.Name, p.Name)
-			ps.warnings = append(ps.warnings, check.skipped)
-		}
-		ps.checks = append(ps.checks, check)
+		ps.checks = append(ps.checks, binding{policy: p, binding: b, evaluator: v})
 	}
 	return ps, nil
 }

@@ -170,7 +170,7 @@ spec:
 	}
 }
 
-func TestLoadReportsBindingsWithoutTheirPolicyAndParams(t *testing.T) {
+func TestLoadReportsBindingsWithoutTheirPolicy(t *testing.T) {
 	ps, err := Load([][]byte{[]byte(`apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding
 metadata:
@@ -181,7 +181,7 @@ spec:
 `), []byte(`apiVersion: v1
 kind: ConfigMap
 metadata:
-  name: ignored
+  name: a-parameter
 `)})
 	if err != nil {
 		t.Fatal(err)
@@ -242,5 +242,61 @@ func TestObjectWithoutNamespaceSkipsLabelSelectors(t *testing.T) {
 	}
 	if !strings.Contains(r.Results[0].Message, "names no namespace") {
 		t.Fatalf("message %q", r.Results[0].Message)
+	}
+}
+
+// maxReplicas limits a Deployment's replicas to its parameter's data.max, a ConfigMap.
+const maxReplicas = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: max-replicas}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"]}
+  validations:
+  - expression: "object.spec.replicas <= int(params.data.max)"
+    messageExpression: "'at most ' + params.data.max + ' replicas'"
+`
+
+func maxReplicasBinding(name, param string) string {
+	return `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: ` + name + `}
+spec:
+  policyName: max-replicas
+  validationActions: [Deny]
+  paramRef: {name: ` + param + `, namespace: limits, parameterNotFoundAction: Deny}
+`
+}
+
+func TestParamRefReadsParametersFromThePoliciesAndTheOutput(t *testing.T) {
+	limits := func(name, max string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + ", namespace: limits}\ndata: {max: \"" +
+			max + "\"}\n"
+	}
+	ps, err := Load([][]byte{[]byte(maxReplicas), []byte(maxReplicasBinding("from-policies", "policy-limits")),
+		[]byte(maxReplicasBinding("from-output", "site-limits")), []byte(maxReplicasBinding("missing", "nowhere")),
+		[]byte(limits("policy-limits", "3"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := strings.Replace(deployment("web", "nginx:1.27"), "spec:\n", "spec:\n  replicas: 5\n", 1)
+	r, err := ps.Check(context.Background(), stream(devNS, web, limits("site-limits", "10")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, res := range r.Results {
+		got[res.Binding] = res.Message
+	}
+	if r.Passed != 1 || r.Denied != 2 {
+		t.Fatalf("want from-output passed, the others denied: got %s %v", r.Summary(), got)
+	}
+	if !strings.HasSuffix(got["from-policies"], "denied request: at most 3 replicas") {
+		t.Errorf("from-policies: %q", got["from-policies"])
+	}
+	if !strings.Contains(got["missing"], "no params found for policy binding with `Deny` parameterNotFoundAction") {
+		t.Errorf("missing: %q", got["missing"])
 	}
 }

@@ -30,7 +30,7 @@ const (
 	Denied  Outcome = "denied"  // a Deny binding refused the object: the site would reject it
 	Warned  Outcome = "warned"  // a Warn binding: the site would admit it with a warning
 	Audited Outcome = "audited" // an Audit binding: the site would admit it and record the failure in its audit log
-	Skipped Outcome = "skipped" // the binding could not be evaluated offline (the message says why)
+	Skipped Outcome = "skipped" // the labels of the object's namespace are not known (the message says why)
 )
 
 // Result is a binding's verdict on one object, for every outcome but Passed.
@@ -50,7 +50,7 @@ func (r Result) String() string { return r.Object + ": " + r.Message }
 type Report struct {
 	Passed, Denied, Warned, Audited, Skipped int
 	Results                                  []Result
-	// Warnings are about the policies themselves: bindings without their policy, parameters not read.
+	// Warnings are about the policies themselves: bindings without their policy.
 	Warnings []string
 }
 

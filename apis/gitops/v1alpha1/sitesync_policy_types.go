@@ -22,8 +22,8 @@ package v1alpha1
 // stays); Warn and Audit publish the site and report the finding in an event, the site's status and the
 // rendered commit's Siteops-Policy trailer.
 type Policy struct {
-	// Paths are files or folders of the source repository holding ValidatingAdmissionPolicies and
-	// ValidatingAdmissionPolicyBindings (other objects there are ignored).
+	// Paths are files or folders of the source repository holding ValidatingAdmissionPolicies,
+	// ValidatingAdmissionPolicyBindings and the parameter objects the bindings' paramRefs name.
 	// +listType=atomic
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=64
@@ -40,13 +40,13 @@ type SitePolicyStatus struct {
 	// Digest identifies the policies the site was checked against.
 	// +optional
 	Digest string `json:"digest,omitempty"`
-	// Findings are the verdicts that published the site anyway (warned, audited, or skipped when siteops
-	// cannot evaluate a binding offline), each naming the object, the policy and the binding.
+	// Findings are the verdicts that published the site anyway (warned, audited, or skipped when the labels
+	// of an object's namespace are not known), each naming the object, the policy and the binding.
 	// +optional
 	// +listType=atomic
 	Findings []string `json:"findings,omitempty"`
 }
 
 // EventPolicyFindings (Warning): a site was published although bindings with the Warn or Audit action found
-// objects failing their policy (or siteops could not evaluate a binding offline); the message lists them.
+// objects failing their policy (or skipped objects whose namespace labels are unknown); the message lists them.
 const EventPolicyFindings = "PolicyFindings"
