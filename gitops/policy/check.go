@@ -46,12 +46,13 @@ const auditKey = "validation.policy.admission.k8s.io/validation_failure"
 
 // Check evaluates every binding on every object of a YAML stream (a site's rendered output), each object as
 // the request that creates it. A binding's paramRef names parameters among the other objects of the
-// policies' documents and the objects of the stream. Namespace selectors read the labels of the Namespace objects of the stream;
-// an object whose Namespace is not in the stream is checked against a Namespace with only its name (and the
-// kubernetes.io/metadata.name label kube-apiserver sets), except by bindings whose policy or binding selects
-// namespaces by other labels: those cannot tell, and report the object as Skipped. So do they for a namespaced
-// object that names no namespace: its namespace is the one its Application deploys to. The error says why the
-// check could not run (unreadable YAML); denials are in the Report (see Report.Err).
+// policies' documents and the objects of the stream. Namespace selectors read the labels of the Namespace
+// objects of the stream; an object whose Namespace is not in the stream is checked against a Namespace with
+// only its name (and the kubernetes.io/metadata.name label kube-apiserver sets), except by bindings whose
+// policy or binding selects namespaces by other labels: those cannot tell, and report the object as Skipped.
+// So do they for a namespaced object that names no namespace: its namespace is the one its Application
+// deploys to. The error says why the check could not run (unreadable YAML); denials are in the Report (see
+// Report.Err).
 func (ps *Policies) Check(ctx context.Context, stream []byte) (Report, error) {
 	var r Report
 	if ps == nil {

@@ -271,9 +271,9 @@ spec:
 }
 
 func TestParamRefReadsParametersFromThePoliciesAndTheOutput(t *testing.T) {
-	limits := func(name, max string) string {
+	limits := func(name, most string) string {
 		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + ", namespace: limits}\ndata: {max: \"" +
-			max + "\"}\n"
+			most + "\"}\n"
 	}
 	ps, err := Load([][]byte{[]byte(maxReplicas), []byte(maxReplicasBinding("from-policies", "policy-limits")),
 		[]byte(maxReplicasBinding("from-output", "site-limits")), []byte(maxReplicasBinding("missing", "nowhere")),
