@@ -43,7 +43,9 @@ type Checkout struct {
 	// Validation says what rendered objects are checked against, as a SiteSync's spec.validation does; the
 	// zero value enforces the schemas of the default Kubernetes version and the CRDs of the checkout.
 	Validation ValidationOptions
-	schemas    *validate.Schemas // the Syncer's, or the checkout's own, made on first use
+	// Policy names the admission policies rendered objects must pass, as a SiteSync's spec.policy does.
+	Policy  PolicyOptions
+	schemas *validate.Schemas // the Syncer's, or the checkout's own, made on first use
 }
 
 // OpenDir opens the working copy containing dir: the root is the Git work tree holding dir (or dir itself
@@ -164,7 +166,9 @@ type RenderedSite struct {
 	YAML        []byte
 	InputDigest string
 	Warnings    []string
-	Err         error // guard, kustomize or validation error; the site failed
+	Err         error // guard, kustomize, validation or policy error; the site failed
+	// Policy is what the admission policies made of the output; nil when none were checked.
+	Policy *PolicyResult
 }
 
 // RenderDir renders the kustomization in folder dir (relative to the root) with optional image overrides.
@@ -203,10 +207,14 @@ func (c *Checkout) render(ctx context.Context, runs []*siteRun, workers int, ima
 		c.schemas = validate.NewSchemas()
 	}
 	check, checkErr := newChecker(c.schemas, c.tree, c.Validation)
+	policies, policyErr := newPolicyGate(c.tree, c.Policy, nil)
+	if checkErr == nil {
+		checkErr = policyErr
+	}
 	b := builder{guard: func(dir string) (*guard.Inputs, error) { return guard.Site(c.tree, dir) },
-		workers: workers, images: images, check: check}
+		workers: workers, images: images, check: check, policy: policies}
 	_ = buildSites(ctx, runs, b, func() error {
-		if checkErr != nil { // the validation's options are wrong: no site renders
+		if checkErr != nil { // the validation's or the policies' options are wrong: no site renders
 			for _, r := range runs {
 				if r.invalid == nil && r.guardErr == nil {
 					r.guardErr = checkErr
@@ -228,7 +236,7 @@ func (c *Checkout) render(ctx context.Context, runs []*siteRun, workers int, ima
 
 // renderedSite is what the CLI sees of a run.
 func renderedSite(r *siteRun, yaml []byte) RenderedSite {
-	s := RenderedSite{Name: r.name, Dir: r.dir, YAML: yaml, Err: r.failed()}
+	s := RenderedSite{Name: r.name, Dir: r.dir, YAML: yaml, Err: r.failed(), Policy: r.policy}
 	if r.in != nil {
 		s.Warnings = sortedWarnings(append(append([]string(nil), r.in.Warnings...), r.checked...))
 		if r.guardErr == nil {

@@ -40,6 +40,10 @@ const (
 	// FailureValidation: a rendered object does not fit the schema of the site's Kubernetes version or its
 	// CRD (the message names the object, the field and why), or the check could not run.
 	FailureValidation FailureReason = "ValidationFailed"
+	// FailurePolicyDenied: a ValidatingAdmissionPolicy binding with the Deny action refused a rendered object
+	// (the message names the object, the policy, the binding and the policy's message), or the check could
+	// not run.
+	FailurePolicyDenied FailureReason = "PolicyDenied"
 	// FailureNotPublished: the site rendered, but the push of the rendered commit failed.
 	FailureNotPublished FailureReason = "NotPublished"
 )

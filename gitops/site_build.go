@@ -29,7 +29,6 @@ import (
 
 	"github.com/siteops/siteops/gitops/guard"
 	"github.com/siteops/siteops/gitops/internal/tree"
-	"github.com/siteops/siteops/gitops/provenance"
 	"github.com/siteops/siteops/gitops/render"
 )
 
@@ -46,11 +45,10 @@ type siteRun struct {
 	skip      bool
 	rendered  bool          // the build ran
 	took      time.Duration // wall time of the build
-	renderErr error         // the build failed, or its output did not validate
-	checked   []string      // the validation's warnings
-	// policy is the outcome of the policies evaluated against the output, recorded in its provenance; nil
-	// when none was evaluated.
-	policy *provenance.PolicyResults
+	renderErr error         // the build failed, or its output did not validate or pass the policies
+	checked   []string      // the validation's and the policies' warnings
+	// policy is what the policies made of the output, recorded in its provenance; nil when none were checked.
+	policy *PolicyResult
 
 	// The rest is a Sync's.
 	state *SiteState
@@ -92,13 +90,15 @@ type builder struct {
 	images   []kusttypes.Image
 	onRender func(site string) // called as each build starts; may be nil
 	check    *checker          // validates each output; nil when validation is off
+	policy   *policyGate       // checks each valid output against the admission policies; nil when none
 }
 
 // buildSites is the one path from a checkout to rendered bytes, for Sync and the CLI alike: it guards every
 // run with a valid name, calls between (when set) to mark the runs to skip, then renders the guarded runs
-// that are not skipped, workers at a time, validates each output (b.check), and hands each finished build to
-// sink (from the building goroutine; sink serializes what it shares): its output, with the run's renderErr
-// set when the build failed (no output) or the output did not validate. A cancelled ctx fails the builds not
+// that are not skipped, workers at a time, validates each output (b.check), checks the valid ones against the
+// admission policies (b.policy), and hands each finished build to sink (from the building goroutine; sink
+// serializes what it shares): its output, with the run's renderErr set when the build failed (no output),
+// the output did not validate, or a policy denied it. A cancelled ctx fails the builds not
 // yet started. The error is between's or the first of sink's; per-site failures stay in the runs.
 func buildSites(ctx context.Context, runs []*siteRun, b builder, between func() error,
 	sink func(r *siteRun, yaml []byte) error) error {
@@ -125,6 +125,11 @@ func buildSites(ctx context.Context, runs []*siteRun, b builder, between func() 
 		r := ran[i]
 		if res.Err == nil && b.check != nil {
 			r.checked, res.Err = b.check.check(ctx, r.name, res.YAML)
+		}
+		if res.Err == nil && b.policy != nil {
+			var warnings []string
+			r.policy, warnings, res.Err = b.policy.check(ctx, res.YAML)
+			r.checked = append(r.checked, warnings...)
 		}
 		r.rendered, r.took, r.renderErr = true, res.Took, res.Err
 		if sink == nil {

@@ -100,18 +100,20 @@ func (p *sitePlan) guarded(o SyncOptions) error {
 	return nil
 }
 
-// decide skips the guarded sites whose digest is that of a Ready previous render whose output is still on
-// the target branch (with its attestation, when attest is set); skipped sites are Ready.
-func (p *sitePlan) decide(st publish.Target, previous map[string]SiteState, attest bool) {
+// decide skips the guarded sites whose digest is that of a Ready previous render, checked against the same
+// policies (policyDigest), whose output is still on the target branch (with its attestation, when attest is
+// set); skipped sites are Ready and keep their previous policy result.
+func (p *sitePlan) decide(st publish.Target, previous map[string]SiteState, policyDigest string, attest bool) {
 	for _, r := range p.runs {
 		if r.invalid != nil || r.guardErr != nil {
 			continue
 		}
 		prev, ok := previous[r.name]
-		if ok && prev.Ready && prev.InputDigest == r.in.Digest && st.Files != nil {
+		if ok && prev.Ready && prev.InputDigest == r.in.Digest && prev.Policy.digest() == policyDigest &&
+			st.Files != nil {
 			mode, _, err := st.Files.Entry(r.path + "/" + ManifestFile)
 			if err == nil && mode.IsFile() && (!attest || hasAttestation(st.Files, r.name)) {
-				r.skip, r.state.Ready = true, true
+				r.skip, r.state.Ready, r.state.Policy = true, true, prev.Policy
 			}
 		}
 	}
@@ -124,7 +126,7 @@ func (p *sitePlan) rendered(o SyncOptions) {
 			continue
 		}
 		s := r.state
-		s.Rendered, s.RenderDuration = true, r.took
+		s.Rendered, s.RenderDuration, s.Policy = true, r.took, r.policy
 		if len(r.checked) > 0 {
 			s.Warnings = sortedWarnings(append(s.Warnings, r.checked...))
 		}

@@ -66,10 +66,14 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	if err != nil {
 		return res, err
 	}
+	policies, err := newPolicyGate(srcTree, o.Policy, sy.policies)
+	if err != nil {
+		return res, err
+	}
 	var storeMu sync.Mutex // one writer into the target's store at a time
 	att := newAttester(o, res.SourceRevision)
 	b := builder{guard: sy.guards.guard(src.Cache.Dir(), srcTree), workers: o.Workers, onRender: sy.onRender,
-		check: check}
+		check: check, policy: policies}
 	err = buildSites(ctx, plan.runs, b, func() error {
 		if err := plan.guarded(o); err != nil {
 			return err
@@ -80,7 +84,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		if o.PreviousHead != "" && o.PreviousHead != hashString(st.Head) {
 			plan.forgetRenderedCommits()
 		}
-		plan.decide(st, o.Previous, att != nil)
+		plan.decide(st, o.Previous, policies.policyDigest(), att != nil)
 		return nil
 	}, func(r *siteRun, yaml []byte) (err error) {
 		if r.renderErr != nil {
@@ -115,7 +119,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	pr, err := pushRendered(ctx, tgt, st, publish.Input{
 		Branch: o.Target.Branch, Author: author, SourceRev: res.SourceRevision,
 		Files: plan.files(), Removed: removed, Signer: o.Target.SigningKey, BeforePush: o.beforePush,
-		Log: o.Logger, Restored: g.restored, Trailers: g.trailers,
+		Log: o.Logger, Restored: g.restored, Trailers: append(g.trailers, plan.policyTrailers(g.restored)...),
 	})
 	res.ForeignCommits, res.PushRetries = pr.foreign, pr.retries
 	if err != nil {

@@ -26,13 +26,14 @@ import (
 
 // Syncer renders and publishes sites. It owns what a process keeps between calls: a lock per cache folder,
 // the trees and guard results of the last Sync of each cache (so the next one reads only what changed), the
-// compiled schemas rendered objects are validated against, the Git HTTP(S) client with its open connections,
-// and the push capabilities of the remotes. Make one per
-// process (the manager and the CLI each make theirs) and share it; it is safe for concurrent use.
+// compiled schemas rendered objects are validated against, the compiled admission policies, the Git HTTP(S)
+// client with its open connections, and the push capabilities of the remotes. Make one per process (the
+// manager and the CLI each make theirs) and share it; it is safe for concurrent use.
 type Syncer struct {
 	caches   *source.Caches
 	guards   *guardMemos
 	schemas  *validate.Schemas
+	policies *policyMemo
 	onRender func(site string)
 }
 
@@ -46,7 +47,7 @@ type SyncerOptions struct {
 // NewSyncer makes a Syncer with nothing remembered yet.
 func NewSyncer(o SyncerOptions) *Syncer {
 	return &Syncer{caches: source.NewCaches(), guards: newGuardMemos(), schemas: validate.NewSchemas(),
-		onRender: o.OnRender}
+		policies: newPolicyMemo(), onRender: o.OnRender}
 }
 
 // RemoveWorkDir removes workDir, the cache folder of Syncs that will not run again (say, of a deleted

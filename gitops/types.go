@@ -44,6 +44,9 @@ const (
 	TrailerVersion        = publish.TrailerVersion
 	TrailerRevertOf       = publish.TrailerRevertOf
 	TrailerFreezeOverride = publish.TrailerFreezeOverride
+	// TrailerPolicy carries, once per site the commit publishes, what the admission policies made of the
+	// site's output: "Siteops-Policy: dev: 4 passed, 1 warned".
+	TrailerPolicy = "Siteops-Policy"
 )
 
 // Trailer is a commit trailer line "Key: Value".
@@ -88,6 +91,8 @@ type SyncOptions struct {
 	// Provenance says what the sites' attestations record besides the source, inputs and output; they are
 	// written when Target.SigningKey is set.
 	Provenance ProvenanceOptions
+	// Policy names the admission policies each site's rendered objects must pass before they are published.
+	Policy PolicyOptions
 
 	// beforePush, when set (tests only), runs before each push attempt with the attempt number (0-based).
 	beforePush func(attempt int)
@@ -110,6 +115,8 @@ type SiteState struct {
 	// Held is true when the site's new output differs from its folder but the gate held it back: the folder
 	// keeps its previous output, and InputDigest its previous digest.
 	Held bool
+	// Policy is what the admission policies made of the site's output, nil when none were checked.
+	Policy *PolicyResult
 }
 
 // SyncResult is the outcome of a Sync.

@@ -86,7 +86,7 @@ func newChecker(schemas *validate.Schemas, t tree.FS, o ValidationOptions) (*che
 	}
 	var docs [][]byte
 	for i, p := range append([]string{DefaultCRDPath}, o.CRDPaths...) {
-		found, err := yamlDocs(t, p, i > 0)
+		found, err := yamlDocs(t, p, i > 0, "CRD")
 		if err != nil {
 			return nil, err
 		}
@@ -120,16 +120,17 @@ func (c *checker) check(ctx context.Context, site string, yaml []byte) ([]string
 }
 
 // yamlDocs reads the YAML documents of the .yaml and .yml files at p (a file, or a folder walked without
-// following symlinks). A missing p is an error when named is set, and nothing otherwise.
-func yamlDocs(t tree.FS, p string, named bool) ([][]byte, error) {
+// following symlinks). A missing p is an error when named is set, and nothing otherwise; what names the
+// path's use in messages ("CRD").
+func yamlDocs(t tree.FS, p string, named bool, what string) ([][]byte, error) {
 	resolved, e, err := tree.Resolve(t, p)
 	if err != nil {
-		return nil, permanent.Error(fmt.Errorf("CRD path %s: %w", p, err))
+		return nil, permanent.Error(fmt.Errorf("%s path %s: %w", what, p, err))
 	}
 	switch e.Kind {
 	case tree.Missing:
 		if named {
-			return nil, permanent.Error(fmt.Errorf("CRD path %s does not exist in the source", p))
+			return nil, permanent.Error(fmt.Errorf("%s path %s does not exist in the source", what, p))
 		}
 		return nil, nil
 	case tree.File:
@@ -159,7 +160,7 @@ func yamlDocs(t tree.FS, p string, named bool) ([][]byte, error) {
 		if e.Kind != tree.File && e.Kind != tree.Dir {
 			continue
 		}
-		docs, err := yamlDocs(t, q, false)
+		docs, err := yamlDocs(t, q, false, what)
 		if err != nil {
 			return nil, err
 		}

@@ -43,7 +43,7 @@ func runDiff(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stde
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	validation, err := vf.options()
+	checks, err := vf.options()
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func runDiff(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stde
 			fs.Usage()
 			return errUsage
 		}
-		return diffRevisions(ctx, *repo, *overlays, revs, validation, stdout, stderr)
+		return diffRevisions(ctx, *repo, *overlays, revs, checks, stdout, stderr)
 	}
 	if *site == "" {
 		_, _ = fmt.Fprintln(stderr, "siteops diff: --site (or --base) is required")
@@ -70,7 +70,7 @@ func runDiff(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stde
 		return err
 	}
 	defer c.Close()
-	c.Validation = validation
+	checks.apply(c)
 	if *targetURL == "" {
 		if *targetURL, err = originURL(c.Root()); err != nil {
 			return err

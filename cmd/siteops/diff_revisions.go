@@ -54,7 +54,7 @@ func (o revisionOptions) set() bool { return *o.base != "" || *o.head != "" }
 // diffRevisions renders every site of the repository at --base and at --head and prints which sites change
 // and, per site, the objects added, removed and changed. A site that fails to render at either revision is
 // reported and makes the command fail.
-func diffRevisions(ctx context.Context, repo, overlays string, o revisionOptions, validation gitops.ValidationOptions,
+func diffRevisions(ctx context.Context, repo, overlays string, o revisionOptions, checks checkOptions,
 	stdout, stderr io.Writer) error {
 	if *o.base == "" {
 		_, _ = fmt.Fprintln(stderr, "siteops diff: --head needs --base")
@@ -73,11 +73,11 @@ func diffRevisions(ctx context.Context, repo, overlays string, o revisionOptions
 		_, _ = fmt.Fprintf(stderr, "siteops diff: --format %q: want text or markdown\n", *o.format)
 		return errUsage
 	}
-	base, err := renderRevision(ctx, repo, *o.base, overlays, validation)
+	base, err := renderRevision(ctx, repo, *o.base, overlays, checks)
 	if err != nil {
 		return err
 	}
-	head, err := renderRevision(ctx, repo, *o.head, overlays, validation)
+	head, err := renderRevision(ctx, repo, *o.head, overlays, checks)
 	if err != nil {
 		return err
 	}
@@ -101,13 +101,13 @@ func diffRevisions(ctx context.Context, repo, overlays string, o revisionOptions
 
 // renderRevision renders every site of the repository at rev, by site name.
 func renderRevision(ctx context.Context, repo, rev, overlays string,
-	validation gitops.ValidationOptions) (map[string]sitediff.SiteOutput, error) {
+	checks checkOptions) (map[string]sitediff.SiteOutput, error) {
 	c, err := gitops.OpenRevision(repo, rev)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	c.Validation = validation
+	checks.apply(c)
 	sites, err := c.Sites(overlays)
 	if err != nil {
 		return nil, fmt.Errorf("listing the sites at %s: %w", rev, err)

@@ -26,7 +26,7 @@ limitations under the License.
 //	siteops render --dir DIR [--image name=newName:tag]...
 //	siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
 //	siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]
-//	siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH]
+//	siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH] [--policy PATH]
 //	siteops sites [--repo DIR] [--since REV]
 //	siteops verify SITE --key FILE [--commit C] [--repo URL] [--branch B]
 //	siteops verify SITE --sitesync NAME [-n NAMESPACE] [--kubeconfig FILE] [--commit C]
@@ -61,7 +61,7 @@ Usage:
   siteops render --dir DIR [--image name=newName:tag]...
   siteops diff --site S [--repo DIR] [--target-url URL] [--branch B]
   siteops diff --base REV [--head REV] [--repo DIR] [--format text|markdown] [--exit-code]
-  siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH]
+  siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH] [--policy PATH]
   siteops sites [--repo DIR] [--since REV]
   siteops verify SITE --key FILE [--commit C] [--repo URL] [--branch B]
   siteops verify SITE --sitesync NAME [-n NAMESPACE] [--kubeconfig FILE] [--commit C]

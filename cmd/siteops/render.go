@@ -65,7 +65,7 @@ func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	validation, err := vf.options()
+	checks, err := vf.options()
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 			_, _ = fmt.Fprintln(stderr, "siteops render: --dir cannot be combined with --site or --out")
 			return errUsage
 		}
-		return renderDir(ctx, *dir, images, validation, stdout, stderr)
+		return renderDir(ctx, *dir, images, checks, stdout, stderr)
 	}
 	if len(images) > 0 {
 		_, _ = fmt.Fprintln(stderr, "siteops render: --image needs --dir")
@@ -90,7 +90,7 @@ func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 		return err
 	}
 	defer c.Close()
-	c.Validation = validation
+	checks.apply(c)
 	sites := []string{*site}
 	if *site == "" {
 		if sites, err = c.Sites(*overlays); err != nil {
@@ -128,7 +128,7 @@ func runRender(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 }
 
 // renderDir renders one kustomization folder to stdout.
-func renderDir(ctx context.Context, dir string, images []kusttypes.Image, validation gitops.ValidationOptions,
+func renderDir(ctx context.Context, dir string, images []kusttypes.Image, checks checkOptions,
 	stdout, stderr io.Writer) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usageError{fmt.Sprintf("--dir %s: no such folder", dir)}
@@ -138,7 +138,7 @@ func renderDir(ctx context.Context, dir string, images []kusttypes.Image, valida
 		return err
 	}
 	defer c.Close()
-	c.Validation = validation
+	checks.apply(c)
 	rel, err := c.Rel(dir)
 	if err != nil {
 		return err
@@ -149,6 +149,7 @@ func renderDir(ctx context.Context, dir string, images []kusttypes.Image, valida
 	for _, w := range r.Warnings {
 		_, _ = fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
+	reportPolicy(stderr, dir, r.Policy)
 	if r.Err != nil {
 		_, _ = fmt.Fprintf(stderr, "FAILED %s: %v\n", dir, r.Err)
 		return errSitesFailed
@@ -170,6 +171,7 @@ func reportSite(stderr io.Writer, r gitops.RenderedSite) {
 	for _, w := range r.Warnings {
 		_, _ = fmt.Fprintf(stderr, "warning: %s: %s\n", r.Name, w)
 	}
+	reportPolicy(stderr, r.Name, r.Policy)
 	if r.Err != nil {
 		_, _ = fmt.Fprintf(stderr, "FAILED %s: %v\n", r.Name, r.Err)
 		return
@@ -192,4 +194,16 @@ func writeSite(out, pathTemplate string, r gitops.RenderedSite) error {
 		return fmt.Errorf("writing %s: %w", file, err)
 	}
 	return nil
+}
+
+// reportPolicy prints what the admission policies made of a site's output on stderr: the findings that did
+// not stop it (warned, audited, skipped) and the counts.
+func reportPolicy(stderr io.Writer, name string, p *gitops.PolicyResult) {
+	if p == nil {
+		return
+	}
+	for _, f := range p.Findings {
+		_, _ = fmt.Fprintf(stderr, "policy: %s: %s\n", name, f)
+	}
+	_, _ = fmt.Fprintf(stderr, "policy: %s: %s\n", name, p.Summary)
 }

@@ -25,11 +25,24 @@ import (
 	"github.com/siteops/siteops/gitops/validate"
 )
 
-// validationFlags are the flags that say what rendered objects are checked against, as spec.validation does.
+// validationFlags are the flags that say what rendered objects are checked against, as spec.validation and
+// spec.policy do.
 type validationFlags struct {
 	mode     *string
 	versions listFlag
 	crds     listFlag
+	policies listFlag
+}
+
+// checkOptions are what a checkout's rendered objects are checked against.
+type checkOptions struct {
+	validation gitops.ValidationOptions
+	policy     gitops.PolicyOptions
+}
+
+// apply sets the checks of c.
+func (o checkOptions) apply(c *gitops.Checkout) {
+	c.Validation, c.Policy = o.validation, o.policy
 }
 
 // listFlag collects a repeated string flag.
@@ -45,11 +58,19 @@ func addValidationFlags(fs *flag.FlagSet) *validationFlags {
 	fs.Var(&v.versions, "kubernetes-version", "Kubernetes version [SITE=]V whose schemas apply (default "+
 		validate.DefaultKubernetesVersion()+"; repeatable)")
 	fs.Var(&v.crds, "crds", "file or folder of the repository with CRDs, besides base/ (repeatable)")
+	fs.Var(&v.policies, "policy", "file or folder of the repository with ValidatingAdmissionPolicies and "+
+		"bindings every site must pass (repeatable)")
 	return v
 }
 
-// options turns the flags into the checkout's validation options.
-func (v *validationFlags) options() (gitops.ValidationOptions, error) {
+// options turns the flags into the checkout's checks.
+func (v *validationFlags) options() (checkOptions, error) {
+	o, err := v.validation()
+	return checkOptions{validation: o, policy: gitops.PolicyOptions{Paths: v.policies}}, err
+}
+
+// validation turns the flags into the checkout's validation options.
+func (v *validationFlags) validation() (gitops.ValidationOptions, error) {
 	o := gitops.ValidationOptions{CRDPaths: v.crds}
 	switch m := gitops.ValidationMode(*v.mode); strings.ToLower(string(m)) {
 	case "enforce":

@@ -34,7 +34,7 @@ func eventAction(reason string) string {
 	switch reason {
 	case gitopsv1alpha1.EventRendered:
 		return "Push"
-	case gitopsv1alpha1.EventSiteFailed:
+	case gitopsv1alpha1.EventSiteFailed, gitopsv1alpha1.EventPolicyFindings:
 		return "Render"
 	case gitopsv1alpha1.EventForeignCommit:
 		return "FetchTarget"
@@ -71,6 +71,7 @@ func (r *Reconciler) emitEvents(_ context.Context, run *scope) error {
 		r.Metrics.siteFailed(s.Name, s.Reason)
 		r.events().Warning(run.obj, gitopsv1alpha1.EventSiteFailed, "site %s: %s", s.Name, s.Message)
 	}
+	r.emitPolicyFindings(run)
 	if len(res.ForeignCommits) > 0 {
 		prev := meta.FindStatusCondition(run.before.Conditions, gitopsv1alpha1.ConditionForeignCommits)
 		msg := foreignCommitsMessage(res.ForeignCommits)

@@ -48,6 +48,7 @@ func (r *Reconciler) recordResult(_ context.Context, run *scope) error {
 			Message:              kit.Truncate(run.redact.String(s.Message), maxSiteMessageLen),
 			Warnings:             redactAll(run.redact, s.Warnings),
 			LastRenderedRevision: s.LastRenderedRevision,
+			Policy:               sitePolicyStatus(run.redact, s.Policy),
 			SiteDelivery:         gitopsv1alpha1.SiteDelivery{RenderedCommit: s.RenderedCommit},
 		})
 	}

@@ -108,6 +108,9 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 			opts.Validation.SiteKubernetesVersions[site] = string(version)
 		}
 	}
+	if p := spec.Policy; p != nil {
+		opts.Policy = gitops.PolicyOptions{Paths: append([]string(nil), p.Paths...)}
+	}
 
 	if run.before.ObservedGeneration == run.obj.Generation && len(run.before.Sites) > 0 {
 		opts.Previous = make(map[string]gitops.SiteState, len(run.before.Sites))
@@ -122,6 +125,7 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 				Warnings:             append([]string(nil), s.Warnings...),
 				LastRenderedRevision: s.LastRenderedRevision,
 				RenderedCommit:       s.RenderedCommit,
+				Policy:               previousPolicy(s.Policy),
 			}
 		}
 	}

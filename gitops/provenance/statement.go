@@ -107,19 +107,16 @@ type Builder struct {
 // PolicyByproduct is the name of the byproduct that carries a site's policy results.
 const PolicyByproduct = "siteops.dev/policy-results"
 
-// PolicyResults are the outcome of the policies evaluated against a site's rendered objects before publish.
+// PolicyResults are the outcome of the admission policies evaluated against a site's rendered objects before
+// publish, as the rendered commit's Siteops-Policy trailer and the site's status give them.
 type PolicyResults struct {
-	Passed, Warned, Denied int
-	// Results lists each policy's verdict (Warn and Audit ones at least).
-	Results []PolicyResult
-}
-
-// PolicyResult is one policy's verdict on the site.
-type PolicyResult struct {
-	Policy  string `json:"policy"`
-	Binding string `json:"binding,omitempty"`
-	Action  string `json:"action"` // Deny, Warn or Audit
-	Message string `json:"message,omitempty"`
+	// Digest identifies the policy documents the objects were checked against.
+	Digest string
+	// Summary counts the verdicts, e.g. "4 passed, 1 warned".
+	Summary string
+	// Findings are the verdicts other than passed (warned, audited, skipped), each naming the object, the
+	// policy and the binding.
+	Findings []string
 }
 
 // Input is what a site's statement is made of.
@@ -225,11 +222,11 @@ func builder(b version.Build) Builder {
 
 // descriptor is the policy byproduct.
 func (p *PolicyResults) descriptor() ResourceDescriptor {
-	results := p.Results
-	if results == nil {
-		results = []PolicyResult{}
+	findings := p.Findings
+	if findings == nil {
+		findings = []string{}
 	}
-	return ResourceDescriptor{Name: PolicyByproduct, Annotations: map[string]any{
-		"passed": p.Passed, "warned": p.Warned, "denied": p.Denied, "results": results,
-	}}
+	digest := map[string]string{"sha256": strings.TrimPrefix(p.Digest, "sha256:")}
+	return ResourceDescriptor{Name: PolicyByproduct, Digest: digest,
+		Annotations: map[string]any{"summary": p.Summary, "findings": findings}}
 }

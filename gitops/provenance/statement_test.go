@@ -68,11 +68,11 @@ func TestNewStatementIsTheSameForTheSameInputAndSplitsTheInputs(t *testing.T) {
 		"overlays/development/x.yaml"}))
 	g.Expect(st.Predicate.RunDetails.Byproducts).To(BeEmpty())
 
-	in.Policy = &PolicyResults{Passed: 4, Warned: 1}
+	in.Policy = &PolicyResults{Digest: "d1", Summary: "4 passed, 1 warned", Findings: []string{"warned: x"}}
 	st = NewStatement(in)
 	g.Expect(st.Predicate.RunDetails.Byproducts).To(HaveLen(1))
 	g.Expect(st.Predicate.RunDetails.Byproducts[0].Name).To(Equal(PolicyByproduct))
-	g.Expect(st.Predicate.RunDetails.Byproducts[0].Annotations).To(HaveKeyWithValue("warned", 1))
+	g.Expect(st.Predicate.RunDetails.Byproducts[0].Annotations).To(HaveKeyWithValue("summary", "4 passed, 1 warned"))
 }
 
 func TestVerifyNamesEachFileThatDiffers(t *testing.T) {

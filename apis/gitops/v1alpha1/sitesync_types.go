@@ -80,6 +80,10 @@ type SiteSyncSpec struct {
 	// +optional
 	Validation *Validation `json:"validation,omitempty"`
 
+	// Policy names the admission policies the rendered objects must pass before they are published.
+	// +optional
+	Policy *Policy `json:"policy,omitempty"`
+
 	// RolloutSpec delivers a change wave by wave: spec.waves, spec.progressDeadline, spec.onFailure and
 	// spec.freeze (sitesync_waves_types.go).
 	RolloutSpec `json:",inline"`
@@ -211,7 +215,7 @@ type SiteStatus struct {
 	// Ready is true when the site's last render succeeded.
 	Ready bool `json:"ready"`
 	// Reason says in one word why the site is not ready: InvalidSiteName, GuardRefused, KustomizeError,
-	// PlaintextSecret, ValidationFailed or NotPublished.
+	// PlaintextSecret, ValidationFailed, PolicyDenied or NotPublished.
 	// +optional
 	Reason string `json:"reason,omitempty"`
 	// Message is the kustomize or guard error when the site is not ready.
@@ -224,6 +228,9 @@ type SiteStatus struct {
 	// LastRenderedRevision is the source commit whose output is on the target branch for this site.
 	// +optional
 	LastRenderedRevision string `json:"lastRenderedRevision,omitempty"`
+	// Policy is what spec.policy's admission policies made of the site's last rendered objects.
+	// +optional
+	Policy *SitePolicyStatus `json:"policy,omitempty"`
 	// SiteDelivery is what Argo CD reports of the site's Application.
 	SiteDelivery `json:",inline"`
 }
