@@ -21,6 +21,8 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/siteops/siteops/gitops/provenance"
 )
 
 // noLatestPolicy refuses Deployments whose containers use a :latest image.
@@ -130,4 +132,33 @@ func trailers(message, key string) []string {
 		}
 	}
 	return out
+}
+
+// TestAttestationsRecordThePolicyVerdict: with a signing key and policies, each site's attestation carries the
+// policies' digest, summary and findings, as its trailer and status do.
+func TestAttestationsRecordThePolicyVerdict(t *testing.T) {
+	t.Parallel()
+	g := NewWithT(t)
+	e, pgp := provenanceEnv(t)
+	wt := e.srv.Clone(t, e.repo)
+	for rel, content := range policyRepo() {
+		wt.Write(rel, content)
+	}
+	wt.Write("overlays/dev/site-values.yaml", siteValues(1, "nginx:latest"))
+	wt.Commit("dev on nginx:latest, policies")
+	wt.Push()
+	e.opts.Policy = PolicyOptions{Paths: []string{"policies"}}
+	res := e.sync(t, nil)
+	dev := site(t, res, "dev")
+	g.Expect(dev.Ready).To(BeTrue(), dev.Message)
+	g.Expect(dev.Policy.Summary).To(Equal("0 passed, 1 warned"))
+
+	v, err := e.verify(t, "dev", "", pgp.PublicArmored)
+	g.Expect(err).NotTo(HaveOccurred())
+	by := v.Statement.Predicate.RunDetails.Byproducts
+	g.Expect(by).To(HaveLen(1))
+	g.Expect(by[0].Name).To(Equal(provenance.PolicyByproduct))
+	g.Expect(by[0].Digest).To(HaveKeyWithValue("sha256", strings.TrimPrefix(dev.Policy.Digest, "sha256:")))
+	g.Expect(by[0].Annotations).To(HaveKeyWithValue("summary", "0 passed, 1 warned"))
+	g.Expect(by[0].Annotations["findings"]).To(ConsistOf(ContainSubstring("container images must be pinned")))
 }
