@@ -17,6 +17,7 @@ limitations under the License.
 package ledger
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -66,11 +67,15 @@ func (l *Log) Read(key string, repo *git.Repository, head plumbing.Hash, since t
 	return append([]Publish(nil), pubs...), nil
 }
 
-// Forget drops what the Log remembers of key's branch.
-func (l *Log) Forget(key string) {
+// ForgetPrefix drops what the Log remembers of the branches whose keys start with prefix.
+func (l *Log) ForgetPrefix(prefix string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	delete(l.branches, key)
+	for k := range l.branches {
+		if strings.HasPrefix(k, prefix) {
+			delete(l.branches, k)
+		}
+	}
 }
 
 // isAncestor reports whether old is on head's history (false for a zero old or a branch pushed over).
