@@ -72,10 +72,11 @@ type SiteReport struct {
 	ChangeFailureRate float64 `json:"changeFailureRate"`
 }
 
-// Durations summarizes measured durations: how many, and their median, mean and maximum in seconds (0 when
-// none).
+// Durations summarizes measured durations: how many, and their sum, median, mean and maximum in seconds (0
+// when none).
 type Durations struct {
 	Count         int     `json:"count"`
+	SumSeconds    float64 `json:"sumSeconds"`
 	MedianSeconds float64 `json:"medianSeconds"`
 	MeanSeconds   float64 `json:"meanSeconds"`
 	MaxSeconds    float64 `json:"maxSeconds"`
@@ -190,6 +191,6 @@ func summarize(ds []time.Duration) Durations {
 	if len(ds)%2 == 0 {
 		median = (ds[len(ds)/2-1] + ds[len(ds)/2]) / 2
 	}
-	return Durations{Count: len(ds), MedianSeconds: median.Seconds(),
+	return Durations{Count: len(ds), SumSeconds: sum.Seconds(), MedianSeconds: median.Seconds(),
 		MeanSeconds: (sum / time.Duration(len(ds))).Seconds(), MaxSeconds: ds[len(ds)-1].Seconds()}
 }
