@@ -16,8 +16,9 @@ limitations under the License.
 
 // Command siteops renders and inspects a siteops GitOps repository from the command line: what each site
 // renders to (one site to stdout, every site to files), what a push would change on the rendered branch, which
-// sites a change affects, and the state of the SiteSyncs and of the manager's blue/green Rollout. It shares
-// package gitops with the SiteSync controller, so it renders exactly what the controller publishes.
+// sites a change affects, the state of the SiteSyncs and of the manager's blue/green Rollout, and each
+// SiteSync's delivery ledger (the four DORA metrics). It shares package gitops with the SiteSync controller,
+// so it renders exactly what the controller publishes.
 //
 // Usage (the same lines as `siteops help`; TestPackageDocShowsUsage keeps them in step):
 //
@@ -28,6 +29,7 @@ limitations under the License.
 //	siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH]
 //	siteops sites [--repo DIR] [--since REV]
 //	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
+//	siteops ledger [--kubeconfig FILE] [-n NAMESPACE | -A] [--window 30d] [-o table|json] [NAME]
 //	siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
 //	siteops version
 package main
@@ -60,6 +62,7 @@ Usage:
   siteops render|diff ... [--validation MODE] [--kubernetes-version [SITE=]V] [--crds PATH]
   siteops sites [--repo DIR] [--since REV]
   siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
+  siteops ledger [--kubeconfig FILE] [-n NAMESPACE | -A] [--window 30d] [-o table|json] [NAME]
   siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
   siteops version
 
@@ -105,6 +108,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runStatus(ctx, args[1:], stdout, stderr)
 	case "rollout":
 		err = runRollout(ctx, args[1:], stdout, stderr)
+	case "ledger":
+		err = runLedger(ctx, sy, args[1:], stdout, stderr)
 	case "version":
 		err = runVersion(stdout)
 	case "help", "-h", "--help":

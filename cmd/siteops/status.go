@@ -45,25 +45,33 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case *all && fs.NArg() == 1:
 		return usageError{"-A lists the SiteSyncs of every namespace: give no NAME with it"}
 	}
-	c, ns, err := connect(*kubeconfig, *namespace, *all)
+	items, err := readSiteSyncs(ctx, *kubeconfig, *namespace, *all, fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	var items []gitopsv1alpha1.SiteSync
-	if fs.NArg() == 1 {
-		obj := &gitopsv1alpha1.SiteSync{}
-		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: fs.Arg(0)}, obj); err != nil {
-			return fmt.Errorf("getting SiteSync %s/%s: %w", ns, fs.Arg(0), err)
-		}
-		items = append(items, *obj)
-	} else {
-		list := &gitopsv1alpha1.SiteSyncList{}
-		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
-			return fmt.Errorf("listing SiteSyncs: %w", err)
-		}
-		items = list.Items
-	}
 	return writeStatus(stdout, items, time.Now())
+}
+
+// readSiteSyncs reads the SiteSync name, or every SiteSync of the namespace (of every namespace with all)
+// when name is "", from the cluster of the kubeconfig file (see connect).
+func readSiteSyncs(ctx context.Context, kubeconfig, namespace string, all bool,
+	name string) ([]gitopsv1alpha1.SiteSync, error) {
+	c, ns, err := connect(kubeconfig, namespace, all)
+	if err != nil {
+		return nil, err
+	}
+	if name != "" {
+		obj := &gitopsv1alpha1.SiteSync{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj); err != nil {
+			return nil, fmt.Errorf("getting SiteSync %s/%s: %w", ns, name, err)
+		}
+		return []gitopsv1alpha1.SiteSync{*obj}, nil
+	}
+	list := &gitopsv1alpha1.SiteSyncList{}
+	if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+		return nil, fmt.Errorf("listing SiteSyncs: %w", err)
+	}
+	return list.Items, nil
 }
 
 // writeStatus prints each SiteSync: revisions, one line per condition, one row per site (writeSites) with
