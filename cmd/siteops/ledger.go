@@ -27,7 +27,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/gitops"
 	"github.com/siteops/siteops/gitops/ledger"
 	"github.com/siteops/siteops/internal/sitesyncledger"
@@ -69,16 +68,25 @@ func runLedger(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 	if err != nil {
 		return err
 	}
+	dir, err := cacheDir()
+	if err != nil {
+		return err
+	}
+	auth, err := authFromEnv()
+	if err != nil {
+		return err
+	}
+	src := sitesyncledger.Source{WorkDir: filepath.Join(dir, "ledger"), Auth: auth, TargetURL: *targetURL}
 	now := time.Now()
 	w := ledger.Window{From: now.Add(-span), To: now}
 	entries := make([]ledgerEntry, 0, len(items))
 	for i := range items {
 		ss := &items[i]
-		pubs, err := readRendered(ctx, sy, ss, *targetURL, w.From)
+		rep, err := sitesyncledger.Read(ctx, sy, ss, src, w)
 		if err != nil {
-			return fmt.Errorf("SiteSync %s/%s: %w", ss.Namespace, ss.Name, err)
+			return fmt.Errorf("SiteSync %s/%s: %w", ss.Namespace, ss.Name, sshKeyHint(err))
 		}
-		entries = append(entries, ledgerEntry{ss.Namespace, ss.Name, sitesyncledger.Report(ss, pubs, w)})
+		entries = append(entries, ledgerEntry{ss.Namespace, ss.Name, rep})
 	}
 	if *output == "json" {
 		enc := json.NewEncoder(stdout)
@@ -89,29 +97,6 @@ func runLedger(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 		return nil
 	}
 	return writeLedger(stdout, entries)
-}
-
-// readRendered reads the rendered commits of ss's target branch back to since, fetched into the user cache
-// with the credentials of the environment (as `siteops render --repo URL`).
-func readRendered(ctx context.Context, sy *gitops.Syncer, ss *gitopsv1alpha1.SiteSync, targetURL string,
-	since time.Time) ([]ledger.Publish, error) {
-	dir, err := cacheDir()
-	if err != nil {
-		return nil, err
-	}
-	auth, err := authFromEnv()
-	if err != nil {
-		return nil, err
-	}
-	url := ss.Spec.Target.URL
-	if targetURL != "" {
-		url = targetURL
-	}
-	opts := gitops.SyncOptions{Source: gitops.SourceSpec{URL: ss.Spec.Source.URL, Auth: auth},
-		Target:  gitops.TargetSpec{URL: url, Branch: ss.Spec.Target.Branch, Auth: auth},
-		WorkDir: filepath.Join(dir, "ledger")}
-	pubs, err := sy.ReadPublishes(ctx, opts, "", since)
-	return pubs, sshKeyHint(err)
 }
 
 // parseWindow reads "30d" (days) or a Go duration ("12h").

@@ -20,11 +20,13 @@ limitations under the License.
 package sitesyncledger
 
 import (
+	"context"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/gitops"
 	"github.com/siteops/siteops/gitops/ledger"
 )
 
@@ -34,6 +36,33 @@ const DefaultWindow = 30 * 24 * time.Hour
 // Report is the ledger of ss over w, from the rendered commits pubs (gitops.Syncer.ReadPublishes).
 func Report(ss *gitopsv1alpha1.SiteSync, pubs []ledger.Publish, w ledger.Window) ledger.Report {
 	return ledger.Compute(pubs, Changes(ss.Status.History), w)
+}
+
+// Source says where Read fetches a SiteSync's rendered branch from.
+type Source struct {
+	// WorkDir is the clone cache folder (kept between calls, so a fetch brings only new commits).
+	WorkDir string
+	// Auth are the credentials for the target repository; nil fetches without.
+	Auth *gitops.Auth
+	// TargetURL, when set, replaces the SiteSync's target URL (a mirror, a clone reachable from here).
+	TargetURL string
+}
+
+// Read fetches ss's rendered branch with sy and returns the ledger of ss over w.
+func Read(ctx context.Context, sy *gitops.Syncer, ss *gitopsv1alpha1.SiteSync, src Source,
+	w ledger.Window) (ledger.Report, error) {
+	url := ss.Spec.Target.URL
+	if src.TargetURL != "" {
+		url = src.TargetURL
+	}
+	opts := gitops.SyncOptions{Source: gitops.SourceSpec{URL: ss.Spec.Source.URL, Auth: src.Auth},
+		Target:  gitops.TargetSpec{URL: url, Branch: ss.Spec.Target.Branch, Auth: src.Auth},
+		WorkDir: src.WorkDir}
+	pubs, err := sy.ReadPublishes(ctx, opts, "", w.From)
+	if err != nil {
+		return ledger.Report{}, err
+	}
+	return Report(ss, pubs, w), nil
 }
 
 // Changes is status.history as the ledger reads it.
