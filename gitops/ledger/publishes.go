@@ -23,7 +23,6 @@ package ledger
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -93,9 +92,6 @@ func readUntil(repo *git.Repository, head, stop plumbing.Hash, since time.Time) 
 	return out, nil
 }
 
-// revertSubject matches the part of a rendered commit's subject naming the reverted sites.
-var revertSubject = regexp.MustCompile(`revert (.+) to the last healthy output$`)
-
 // parsePublish reads a rendered commit's trailers; ok is false for a commit siteops did not make.
 func parsePublish(c *object.Commit) (Publish, bool) {
 	t := trailers(c.Message)
@@ -108,10 +104,7 @@ func parsePublish(c *object.Commit) (Publish, bool) {
 	if s := t[publish.TrailerSites]; s != "" {
 		p.Sites = strings.Split(s, ",")
 	}
-	subject, _, _ := strings.Cut(c.Message, "\n")
-	if m := revertSubject.FindStringSubmatch(subject); m != nil {
-		p.Restored = strings.Split(m[1], ", ")
-	}
+	p.Restored = publish.RestoredSites(c.Message)
 	return p, true
 }
 
