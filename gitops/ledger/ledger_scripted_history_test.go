@@ -181,9 +181,10 @@ func TestLedgerOfAScriptedHistory(t *testing.T) {
 	// By hand: R1..R5 deployed in ten days; R3 and R4 failed; lead times 2h, 4h, 3h; restores 40m, 25h.
 	want := Report{From: w.From, To: w.To, Deployments: 5, DeploymentsPerDay: 0.5, FailedChanges: 2,
 		ChangeFailureRate: 0.4,
-		LeadTime:          Durations{Count: 3, SumSeconds: 9 * 3600, MedianSeconds: 3 * 3600, MeanSeconds: 3 * 3600, MaxSeconds: 4 * 3600},
-		TimeToRestore: Durations{Count: 2, SumSeconds: 2400 + 90000, MedianSeconds: (2400 + 90000) / 2, MeanSeconds: (2400 + 90000) / 2,
-			MaxSeconds: 90000},
+		LeadTime: Durations{Count: 3, SumSeconds: 9 * 3600, MedianSeconds: 3 * 3600, MeanSeconds: 3 * 3600,
+			MaxSeconds: 4 * 3600},
+		TimeToRestore: Durations{Count: 2, SumSeconds: 2400 + 90000, MedianSeconds: (2400 + 90000) / 2,
+			MeanSeconds: (2400 + 90000) / 2, MaxSeconds: 90000},
 		Sites: []SiteReport{
 			{Name: "a", Deployments: 5, DeploymentsPerDay: 0.5, FailedChanges: 1, ChangeFailureRate: 0.2},
 			{Name: "b", Deployments: 4, DeploymentsPerDay: 0.4, FailedChanges: 1, ChangeFailureRate: 0.25},
