@@ -46,7 +46,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		return SyncResult{}, err
 	}
 	defer src.Release()
-	res := SyncResult{SourceRevision: src.Commit.Hash.String()}
+	res := SyncResult{SourceRevision: src.Commit.Hash.String(), SourceTime: src.Commit.Committer.When}
 	if src.Ref.IsBranch() && sameURL(o.Target.URL, o.Source.URL) && src.Ref.Short() == o.Target.Branch {
 		return res, permanent.Error(fmt.Errorf("target branch %q is the source branch", o.Target.Branch))
 	}

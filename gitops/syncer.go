@@ -20,21 +20,24 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/siteops/siteops/gitops/ledger"
 	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/gitops/validate"
 )
 
 // Syncer renders and publishes sites. It owns what a process keeps between calls: a lock per cache folder,
 // the trees and guard results of the last Sync of each cache (so the next one reads only what changed), the
-// compiled schemas rendered objects are validated against, the compiled admission policies, the Git HTTP(S)
-// client with its open connections, and the push capabilities of the remotes. Make one per process (the
-// manager and the CLI each make theirs) and share it; it is safe for concurrent use.
+// compiled schemas rendered objects are validated against, the compiled admission policies, the rendered
+// commits read for the ledger, the Git HTTP(S) client with its open connections, and the push capabilities of
+// the remotes. Make one per process (the manager and the CLI each make theirs) and share it; it is safe for
+// concurrent use.
 type Syncer struct {
 	caches   *source.Caches
 	guards   *guardMemos
 	schemas  *validate.Schemas
 	policies *policyMemo
 	onRender func(site string)
+	ledger   *ledger.Log
 }
 
 // SyncerOptions configures a Syncer.
@@ -47,7 +50,7 @@ type SyncerOptions struct {
 // NewSyncer makes a Syncer with nothing remembered yet.
 func NewSyncer(o SyncerOptions) *Syncer {
 	return &Syncer{caches: source.NewCaches(), guards: newGuardMemos(), schemas: validate.NewSchemas(),
-		policies: newPolicyMemo(), onRender: o.OnRender}
+		policies: newPolicyMemo(), onRender: o.OnRender, ledger: ledger.NewLog()}
 }
 
 // RemoveWorkDir removes workDir, the cache folder of Syncs that will not run again (say, of a deleted
@@ -57,5 +60,6 @@ func (sy *Syncer) RemoveWorkDir(workDir string) error {
 	prefix := filepath.Clean(workDir) + string(filepath.Separator)
 	sy.guards.forget(prefix)
 	sy.caches.Forget(prefix)
+	sy.ledger.ForgetPrefix(prefix)
 	return os.RemoveAll(workDir)
 }

@@ -121,9 +121,10 @@ type SiteState struct {
 
 // SyncResult is the outcome of a Sync.
 type SyncResult struct {
-	SourceRevision   string // source commit SHA that was rendered
-	RenderedRevision string // head of the target branch after the call
-	Pushed           bool   // a new commit was pushed
+	SourceRevision   string    // source commit SHA that was rendered
+	SourceTime       time.Time // its committer time
+	RenderedRevision string    // head of the target branch after the call
+	Pushed           bool      // a new commit was pushed
 	// ChangedSites are the sites whose folders the pushed commit changed (rendered, restored or removed),
 	// sorted by name; empty when nothing was pushed.
 	ChangedSites   []string

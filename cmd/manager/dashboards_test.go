@@ -52,20 +52,22 @@ var (
 )
 
 // exportedSeries maps each series name the manager exports to its label names: every collector newMetrics
-// registers and the fleet collector, described; histograms add their _bucket, _sum and _count series.
+// registers and the fleet and ledger collectors, described; histograms add their _bucket, _sum and _count
+// series, the ledger's summaries their quantile label and _sum and _count series.
 func exportedSeries(t *testing.T) map[string][]string {
 	t.Helper()
 	rec := &recorder{Registerer: prometheus.NewRegistry()}
 	if _, err := newMetrics(rec); err != nil {
 		t.Fatal(err)
 	}
-	rec.collectors = append(rec.collectors, sitesync.NewFleetCollector(nil))
+	rec.collectors = append(rec.collectors, sitesync.NewFleetCollector(nil), sitesync.NewLedgerCollector(nil, nil, nil))
 	out := map[string][]string{}
 	for _, c := range rec.collectors {
 		_, histogram := c.(*prometheus.HistogramVec)
 		if _, ok := c.(prometheus.Histogram); ok {
 			histogram = true
 		}
+		_, ledger := c.(*sitesync.LedgerCollector)
 		ch := make(chan *prometheus.Desc, 16)
 		c.Describe(ch)
 		close(ch)
@@ -78,6 +80,10 @@ func exportedSeries(t *testing.T) map[string][]string {
 			out[name] = labels
 			if histogram {
 				out[name+"_bucket"] = append(slices.Clone(labels), "le")
+				out[name+"_sum"], out[name+"_count"] = labels, labels
+			}
+			if ledger && strings.HasSuffix(name, "_seconds") && len(labels) > 0 { // the ledger's summaries
+				out[name] = append(slices.Clone(labels), "quantile")
 				out[name+"_sum"], out[name+"_count"] = labels, labels
 			}
 		}

@@ -20,6 +20,7 @@ import (
 	"crypto/tls"
 	"fmt"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -80,15 +81,18 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 	}
 
 	// SiteSync pushes to Git, which has no dry run: it has no standby and runs only on the leader.
+	ledger := &sitesync.Ledger{Window: o.ledgerWindow}
 	ss := &sitesync.Reconciler{Client: wc.leader, APIReader: mgr.GetAPIReader(), Scheme: mgr.GetScheme(),
 		Recorder: mgr.GetEventRecorder("siteops-sitesync"), Clock: clk, WorkDir: o.workDir, Metrics: m.sitesync,
-		Complete: standby.Completer(mgr, fence, standby.Idle{}, 0)}
+		Ledger: ledger, Complete: standby.Completer(mgr, fence, standby.Idle{}, 0)}
 	if err := ss.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the SiteSync controller: %w", err)
 	}
-	fleet := sitesync.FleetMetrics{Registry: metrics.Registry, Collector: sitesync.NewFleetCollector(mgr.GetCache())}
-	if err := mgr.Add(fleet); err != nil {
-		return fmt.Errorf("adding the fleet metrics: %w", err)
+	for _, c := range []prometheus.Collector{sitesync.NewFleetCollector(mgr.GetCache()),
+		sitesync.NewLedgerCollector(mgr.GetCache(), ledger, clk)} {
+		if err := mgr.Add(sitesync.FleetMetrics{Registry: metrics.Registry, Collector: c}); err != nil {
+			return fmt.Errorf("adding the fleet metrics: %w", err)
+		}
 	}
 	// The receiver's trigger is a write: a manager that does not lead answers 503 and the Git host retries.
 	if o.receiverAddr != "0" {

@@ -41,6 +41,7 @@ import (
 	"github.com/siteops/siteops/controllers/guestbook"
 	"github.com/siteops/siteops/internal/leadership"
 	"github.com/siteops/siteops/internal/shard"
+	"github.com/siteops/siteops/internal/sitesyncledger"
 	"github.com/siteops/siteops/internal/version"
 )
 
@@ -61,6 +62,7 @@ type options struct {
 	leaseDuration, renewDeadline, retry   time.Duration
 	releaseOnCancel                       bool
 	workDir                               string
+	ledgerWindow                          time.Duration
 	standby, secureStandby                bool
 	standbyAddr                           string
 	standbyInterval                       time.Duration
@@ -115,6 +117,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 		"manager stops (SIGTERM), so a standby takes over at once instead of at its expiry.")
 	fs.StringVar(&o.workDir, "work-dir", os.TempDir()+"/siteops",
 		"Folder for Git clones of SiteSync sources and targets.")
+	fs.DurationVar(&o.ledgerWindow, "ledger-window", sitesyncledger.DefaultWindow,
+		"The period the delivery ledger's metrics (siteops_ledger_*) cover, ending at each scrape.")
 	fs.BoolVar(&o.standby, "standby", true, "While not leading, run the CronJob and Guestbook reconcilers "+
 		"with every write sent as a server-side dry run, and report what they would change.")
 	fs.DurationVar(&o.standbyInterval, "standby-interval", time.Second, "With --standby: the least time between "+

@@ -62,9 +62,14 @@ func connect(kubeconfig, namespace string, all bool) (client.Client, string, err
 	return c, ns, nil
 }
 
-// siteSyncs gets SiteSync name in namespace ns or, with no name, lists the SiteSyncs of ns (every namespace
-// when c was connected with all).
-func siteSyncs(ctx context.Context, c client.Client, ns, name string) ([]gitopsv1alpha1.SiteSync, error) {
+// readSiteSyncs connects with the kubeconfig and reads the SiteSync name, or every SiteSync of the namespace
+// (of every namespace with all).
+func readSiteSyncs(ctx context.Context, kubeconfig, namespace string, all bool,
+	name string) ([]gitopsv1alpha1.SiteSync, error) {
+	c, ns, err := connect(kubeconfig, namespace, all)
+	if err != nil {
+		return nil, err
+	}
 	if name != "" {
 		obj := &gitopsv1alpha1.SiteSync{}
 		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj); err != nil {

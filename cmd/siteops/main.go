@@ -16,9 +16,9 @@ limitations under the License.
 
 // Command siteops renders and inspects a siteops GitOps repository from the command line: what each site
 // renders to (one site to stdout, every site to files), what a push would change on the rendered branch, which
-// sites a change affects, whether a site's folder is the output siteops attested, and the state of the
-// SiteSyncs and of the manager's blue/green Rollout. It shares package gitops with the SiteSync controller, so
-// it renders exactly what the controller publishes.
+// sites a change affects, whether a site's folder is the output siteops attested, the state of the SiteSyncs
+// and of the manager's blue/green Rollout, and each SiteSync's delivery ledger (the four DORA metrics). It
+// shares package gitops with the SiteSync controller, so it renders exactly what the controller publishes.
 //
 // Usage (the same lines as `siteops help`; TestPackageDocShowsUsage keeps them in step):
 //
@@ -31,6 +31,7 @@ limitations under the License.
 //	siteops verify SITE --key FILE [--commit C] [--repo URL] [--branch B]
 //	siteops verify SITE --sitesync NAME [-n NAMESPACE] [--kubeconfig FILE] [--commit C]
 //	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
+//	siteops ledger [--kubeconfig FILE] [-n NAMESPACE | -A] [--window 30d] [-o table|json] [NAME]
 //	siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
 //	siteops rollout history [--kubeconfig FILE] [-n NAMESPACE] [-o table|json] [NAME]
 //	siteops version
@@ -66,6 +67,7 @@ Usage:
   siteops verify SITE --key FILE [--commit C] [--repo URL] [--branch B]
   siteops verify SITE --sitesync NAME [-n NAMESPACE] [--kubeconfig FILE] [--commit C]
   siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
+  siteops ledger [--kubeconfig FILE] [-n NAMESPACE | -A] [--window 30d] [-o table|json] [NAME]
   siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
   siteops rollout history [--kubeconfig FILE] [-n NAMESPACE] [-o table|json] [NAME]
   siteops version
@@ -114,6 +116,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runStatus(ctx, args[1:], stdout, stderr)
 	case "rollout":
 		err = runRollout(ctx, args[1:], stdout, stderr)
+	case "ledger":
+		err = runLedger(ctx, sy, args[1:], stdout, stderr)
 	case "version":
 		err = runVersion(stdout)
 	case "help", "-h", "--help":

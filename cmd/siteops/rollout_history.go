@@ -53,11 +53,7 @@ func runRolloutHistory(ctx context.Context, args []string, stdout, stderr io.Wri
 	case *output != "table" && *output != "json":
 		return usageError{fmt.Sprintf("-o %q: want table or json", *output)}
 	}
-	c, ns, err := connect(*kubeconfig, *namespace, false)
-	if err != nil {
-		return err
-	}
-	items, err := siteSyncs(ctx, c, ns, fs.Arg(0))
+	items, err := readSiteSyncs(ctx, *kubeconfig, *namespace, false, fs.Arg(0))
 	if err != nil {
 		return err
 	}

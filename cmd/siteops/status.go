@@ -43,11 +43,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case *all && fs.NArg() == 1:
 		return usageError{"-A lists the SiteSyncs of every namespace: give no NAME with it"}
 	}
-	c, ns, err := connect(*kubeconfig, *namespace, *all)
-	if err != nil {
-		return err
-	}
-	items, err := siteSyncs(ctx, c, ns, fs.Arg(0))
+	items, err := readSiteSyncs(ctx, *kubeconfig, *namespace, *all, fs.Arg(0))
 	if err != nil {
 		return err
 	}

@@ -66,6 +66,8 @@ type Reconciler struct {
 	Complete kit.Completer
 	// Metrics records the controller's measurements; nil records nothing.
 	Metrics *Metrics
+	// Ledger keeps the rendered commits the delivery ledger reports (ledger.go); nil reads none.
+	Ledger *Ledger
 
 	// syncer renders and publishes the sites and owns the clone caches' locks and memos; made at setup.
 	syncer *gitops.Syncer
@@ -181,7 +183,8 @@ type scope struct {
 }
 
 // Reconcile syncs one SiteSync: read credentials, sync (when due), record the result, emit events, observe
-// the sites' Argo CD Applications, ask them to refresh after a push, requeue.
+// the sites' Argo CD Applications, ask them to refresh after a push, keep the delivery history and the
+// ledger's rendered commits, requeue.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
 	obj := &gitopsv1alpha1.SiteSync{}
 	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
@@ -216,6 +219,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		kit.Step[*scope]{Name: "refresh-applicationsets", Run: r.refreshApplicationSets},
 		kit.Step[*scope]{Name: "delivery-events", Run: r.emitDeliveryEvents},
 		kit.Step[*scope]{Name: "rollout", Run: r.reconcileRollout},
+		kit.Step[*scope]{Name: "history", Run: r.recordHistory},
+		kit.Step[*scope]{Name: "ledger", Run: r.readLedger},
 	))
 }
 
@@ -252,6 +257,7 @@ func (r *Reconciler) forget(key types.NamespacedName) error {
 	r.lag.forget(key)
 	r.refreshed.forget(key)
 	r.Metrics.forget(key)
+	r.Ledger.forget(key)
 	remove := os.RemoveAll
 	if r.syncer != nil {
 		remove = r.syncer.RemoveWorkDir

@@ -134,11 +134,12 @@ func (c *FleetCollector) collectOne(ch chan<- prometheus.Metric, ss *gitopsv1alp
 	}
 }
 
-// FleetMetrics registers a FleetCollector with a registry while the manager runs: it is a manager Runnable,
-// so its reader is the manager's started cache and a second manager in the same process replaces it.
+// FleetMetrics registers a collector of the fleet (a FleetCollector, a LedgerCollector) with a registry while
+// the manager runs: it is a manager Runnable, so the collector's reader is the manager's started cache and a
+// second manager in the same process replaces it.
 type FleetMetrics struct {
 	Registry  prometheus.Registerer
-	Collector *FleetCollector
+	Collector prometheus.Collector
 }
 
 // Start registers the collector, waits for ctx to end, then unregisters it.

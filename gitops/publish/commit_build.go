@@ -196,7 +196,7 @@ func gatedMessage(in Input, changed, removed []string) string {
 		} else {
 			subject += ";"
 		}
-		subject += " revert " + strings.Join(restored, ", ") + " to the last healthy output"
+		subject += revertWord + strings.Join(restored, ", ") + revertPhrase
 		listed := append(slices.Clone(rendered), removed...)
 		all := append(slices.Clone(listed), restored...)
 		slices.Sort(listed)
@@ -210,4 +210,25 @@ func gatedMessage(in Input, changed, removed []string) string {
 		fmt.Fprintf(&b, "%s: %s\n", t.Key, strings.Join(strings.Fields(t.Value), " "))
 	}
 	return b.String()
+}
+
+// The words around the restored sites in a revert's subject: "…; revert a, b to the last healthy output".
+const (
+	revertWord   = " revert "
+	revertPhrase = " to the last healthy output"
+)
+
+// RestoredSites reads from a rendered commit's message the sites a revert gave their last healthy output
+// back, in the order the subject names them (sorted); nil for a commit that restores none.
+func RestoredSites(msg string) []string {
+	subject, _, _ := strings.Cut(msg, "\n")
+	rest, ok := strings.CutSuffix(subject, revertPhrase)
+	if !ok {
+		return nil
+	}
+	i := strings.LastIndex(rest, revertWord)
+	if i < 0 {
+		return nil
+	}
+	return strings.Split(rest[i+len(revertWord):], ", ")
 }

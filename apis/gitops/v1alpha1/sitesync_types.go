@@ -278,6 +278,14 @@ type SiteSyncStatus struct {
 	// freeze windows or a progress deadline.
 	// +optional
 	Rollout *RolloutStatus `json:"rollout,omitempty"`
+	// History records, newest first, the delivery of the last source revisions that changed a site: the times
+	// the delivery ledger (`siteops ledger`, siteops_ledger_* metrics) needs and Git does not keep. It is kept
+	// with or without waves; status.rollout.history adds, for a rollout of waves, each wave's times, analysis
+	// and approvals.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=30
+	History []RevisionRecord `json:"history,omitempty"`
 }
 
 // +kubebuilder:object:root=true
