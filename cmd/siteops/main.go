@@ -16,8 +16,9 @@ limitations under the License.
 
 // Command siteops renders and inspects a siteops GitOps repository from the command line: what each site
 // renders to (one site to stdout, every site to files), what a push would change on the rendered branch, which
-// sites a change affects, and the state of the SiteSyncs and of the manager's blue/green Rollout. It shares
-// package gitops with the SiteSync controller, so it renders exactly what the controller publishes.
+// sites a change affects, and the state of the SiteSyncs (as tables, or live in a web dashboard) and of the
+// manager's blue/green Rollout. It shares package gitops with the SiteSync controller, so it renders exactly
+// what the controller publishes.
 //
 // Usage (the same lines as `siteops help`; TestPackageDocShowsUsage keeps them in step):
 //
@@ -29,6 +30,7 @@ limitations under the License.
 //	siteops sites [--repo DIR] [--since REV]
 //	siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
 //	siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
+//	siteops dashboard [--addr 127.0.0.1:PORT] [--kubeconfig FILE] [-n NAMESPACE | -A]
 //	siteops version
 package main
 
@@ -61,6 +63,7 @@ Usage:
   siteops sites [--repo DIR] [--since REV]
   siteops status [--kubeconfig FILE] [-n NAMESPACE | -A] [NAME]
   siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
+  siteops dashboard [--addr 127.0.0.1:PORT] [--kubeconfig FILE] [-n NAMESPACE | -A]
   siteops version
 
 Run "siteops <command> -h" for the flags of a command.
@@ -105,6 +108,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runStatus(ctx, args[1:], stdout, stderr)
 	case "rollout":
 		err = runRollout(ctx, args[1:], stdout, stderr)
+	case "dashboard":
+		err = runDashboard(ctx, args[1:], stdout, stderr)
 	case "version":
 		err = runVersion(stdout)
 	case "help", "-h", "--help":

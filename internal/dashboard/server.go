@@ -23,6 +23,7 @@ package dashboard
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html/template"
 	"net"
@@ -123,6 +124,9 @@ func (s *Server) changed(obj any) {
 	}
 }
 
+// ErrNotLoopback is Listen's error for an address that is not a loopback one.
+var ErrNotLoopback = errors.New("the dashboard listens on a loopback address only, such as 127.0.0.1")
+
 // Listen listens on addr, which must name a loopback address (127.0.0.1:8080, [::1]:0, localhost:9000): the
 // dashboard shows what the user's credentials may read, so it is never served to other hosts.
 func Listen(addr string) (net.Listener, error) {
@@ -131,8 +135,7 @@ func Listen(addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("address %q: %w", addr, err)
 	}
 	if !loopbackHost(host) {
-		return nil, fmt.Errorf("address %q: the dashboard listens on a loopback address only, such as 127.0.0.1",
-			addr)
+		return nil, fmt.Errorf("address %q: %w", addr, ErrNotLoopback)
 	}
 	if strings.EqualFold(host, "localhost") {
 		addr = net.JoinHostPort("127.0.0.1", addr[strings.LastIndex(addr, ":")+1:])
