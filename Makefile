@@ -205,6 +205,7 @@ test-shard-load: ## Sharding on the local cluster, not in make test: 1,000 CronJ
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.
 	hack/build-bins.sh etcd kube kwok rollouts kustomize argocd
+	hack/chromium.sh
 	@$(MAKE) --no-print-directory envtest
 	assets="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" && cd $(BENCH_DIR) && \
 	  KUBEBUILDER_ASSETS="$$assets" SITEOPS_BENCH_WRITE=1 \

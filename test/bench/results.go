@@ -131,6 +131,9 @@ var catalogue = []Row{
 		Notes: "envtest, SiteSync controller in a manager, simulated Argo CD"},
 	{ID: "P12", Measure: "wave-1 site's Application turns Degraded → SiteSync rollout Halted, p50/p99 (issue 17)",
 		Target: "< 5 s", Notes: "envtest, SiteSync controller in a manager, simulated Argo CD"},
+	{ID: "P13", Measure: "dashboard Rollout view, 1,000 sites in 2 waves, headless Chromium: page load → every cell " +
+		"shown; status change → the cell updated in the open page; p50/p99 (issue 33)",
+		Target: "load p99 < 1 s, update p99 < 1 s", Notes: "envtest apiserver, internal/dashboard, chromedp"},
 }
 
 // Results collects the rows measured in one run; safe for concurrent use.
