@@ -139,8 +139,15 @@ test: ## Unit + envtest (real kube-apiserver) + end-to-end on the local cluster.
 	@$(MAKE) --no-print-directory -j2 test-unit e2e-on-fresh-fleet || { $(MAKE) --no-print-directory e2e-fleet-down; exit 1; }
 
 .PHONY: test-deps
-test-deps: ## Install the Debian packages the tests run (git, gnupg) when missing.
+test-deps: ## Install the Debian packages the tests run (git, gnupg, chromium) when missing.
 	hack/test-deps.sh
+	hack/chromium.sh
+
+.PHONY: test-dashboard
+test-dashboard: envtest ## The dashboard's tests in headless Chromium (installed when missing); SITEOPS_DASHBOARD_SCREENSHOTS=1 rewrites docs/dashboard-*.png.
+	hack/chromium.sh
+	assets="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))"; export KUBEBUILDER_ASSETS="$$assets"; \
+	  go test $(GO_TEST_FLAGS) -count=1 -timeout 10m ./internal/dashboard/...
 
 .PHONY: unit-bins
 unit-bins: envtest test-deps ## etcd + kube-apiserver in setup-envtest's store, the pinned kustomize, and test-deps.
@@ -198,6 +205,7 @@ test-shard-load: ## Sharding on the local cluster, not in make test: 1,000 CronJ
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.
 	hack/build-bins.sh etcd kube kwok rollouts kustomize argocd
+	hack/chromium.sh
 	@$(MAKE) --no-print-directory envtest
 	assets="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" && cd $(BENCH_DIR) && \
 	  KUBEBUILDER_ASSETS="$$assets" SITEOPS_BENCH_WRITE=1 \

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -35,6 +36,23 @@ var errNoKubeconfig = errors.New("no kubeconfig: set KUBECONFIG or --kubeconfig"
 // connect returns a client for the cluster of the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)
 // and the namespace to use: namespace, else the kubeconfig context's, or "" (every namespace) with all.
 func connect(kubeconfig, namespace string, all bool) (client.Client, string, error) {
+	cfg, ns, err := loadKubeconfig(kubeconfig, namespace, all)
+	if err != nil {
+		return nil, "", err
+	}
+	scheme, err := apis.NewScheme()
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, "", fmt.Errorf("connecting to the cluster: %w", err)
+	}
+	return c, ns, nil
+}
+
+// loadKubeconfig returns the REST config of the kubeconfig file and the namespace to use, as connect says.
+func loadKubeconfig(kubeconfig, namespace string, all bool) (*rest.Config, string, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = kubeconfig
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{})
@@ -51,15 +69,7 @@ func connect(kubeconfig, namespace string, all bool) (client.Client, string, err
 			return nil, "", fmt.Errorf("reading the kubeconfig namespace: %w", err)
 		}
 	}
-	scheme, err := apis.NewScheme()
-	if err != nil {
-		return nil, "", err
-	}
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		return nil, "", fmt.Errorf("connecting to the cluster: %w", err)
-	}
-	return c, ns, nil
+	return cfg, ns, nil
 }
 
 // readSiteSyncs connects with the kubeconfig and reads the SiteSync name, or every SiteSync of the namespace

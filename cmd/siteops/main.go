@@ -17,8 +17,9 @@ limitations under the License.
 // Command siteops renders and inspects a siteops GitOps repository from the command line: what each site
 // renders to (one site to stdout, every site to files), what a push would change on the rendered branch, which
 // sites a change affects, whether a site's folder is the output siteops attested, the state of the SiteSyncs
-// and of the manager's blue/green Rollout, and each SiteSync's delivery ledger (the four DORA metrics). It
-// shares package gitops with the SiteSync controller, so it renders exactly what the controller publishes.
+// (as tables, or live in a web dashboard) and of the manager's blue/green Rollout, and each SiteSync's
+// delivery ledger (the four DORA metrics). It shares package gitops with the SiteSync controller, so it
+// renders exactly what the controller publishes.
 //
 // Usage (the same lines as `siteops help`; TestPackageDocShowsUsage keeps them in step):
 //
@@ -34,6 +35,7 @@ limitations under the License.
 //	siteops ledger [--kubeconfig FILE] [-n NAMESPACE | -A] [--window 30d] [-o table|json] [NAME]
 //	siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
 //	siteops rollout history [--kubeconfig FILE] [-n NAMESPACE] [-o table|json] [NAME]
+//	siteops dashboard [--addr 127.0.0.1:PORT] [--kubeconfig FILE] [-n NAMESPACE | -A]
 //	siteops version
 package main
 
@@ -70,6 +72,7 @@ Usage:
   siteops ledger [--kubeconfig FILE] [-n NAMESPACE | -A] [--window 30d] [-o table|json] [NAME]
   siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
   siteops rollout history [--kubeconfig FILE] [-n NAMESPACE] [-o table|json] [NAME]
+  siteops dashboard [--addr 127.0.0.1:PORT] [--kubeconfig FILE] [-n NAMESPACE | -A]
   siteops version
 
 Run "siteops <command> -h" for the flags of a command.
@@ -118,6 +121,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runRollout(ctx, args[1:], stdout, stderr)
 	case "ledger":
 		err = runLedger(ctx, sy, args[1:], stdout, stderr)
+	case "dashboard":
+		err = runDashboard(ctx, args[1:], stdout, stderr)
 	case "version":
 		err = runVersion(stdout)
 	case "help", "-h", "--help":

@@ -43,13 +43,18 @@ const versionFile = "internal/version/version.go"
 // compiled into the binary (go:embed needs a package-level var; an embed.FS cannot be changed).
 const schemasFile = "gitops/validate/builtin.go"
 
+// dashboardAssetsFile is the one other file allowed an embedded file system, assets: the dashboard's page
+// templates, stylesheet and script, compiled into the binary.
+const dashboardAssetsFile = "internal/dashboard/assets.go"
+
 // renderFile is the one file allowed a package-level lock, openAPIMu: it guards kustomize's OpenAPI schema, which
 // belongs to the process, so every Syncer in the process must share it.
 const renderFile = "gitops/render/render.go"
 
 // TestLibrariesKeepNoPackageState fails listing file:line: name for every package-level var in the
 // libraries' non-test files, except regexp.MustCompile values, errors.New and fmt.Errorf sentinels, blank
-// assertions (var _ T = ...), internal/version.Version, gitops/render.openAPIMu and gitops/validate.schemaFiles.
+// assertions (var _ T = ...), internal/version.Version, gitops/render.openAPIMu, gitops/validate.schemaFiles and
+// internal/dashboard.assets.
 func TestLibrariesKeepNoPackageState(t *testing.T) {
 	root := moduleRoot(t)
 	var found []string
@@ -125,6 +130,9 @@ func allowedVar(rel, name string, value ast.Expr, imports map[string]string) boo
 	}
 	if filepath.ToSlash(rel) == schemasFile && name == "schemaFiles" {
 		return true // read-only data embedded at build time
+	}
+	if filepath.ToSlash(rel) == dashboardAssetsFile && name == "assets" {
+		return true // read-only files embedded at build time
 	}
 	if filepath.ToSlash(rel) == renderFile && name == "openAPIMu" {
 		return true // guards kustomize's process-wide OpenAPI schema

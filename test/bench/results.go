@@ -136,6 +136,9 @@ var catalogue = []Row{
 		Target: "— (reported: the time analysis adds, the analysis interval excluded)"},
 	{ID: "P14", Measure: "wave 1's failing measurement answered → SiteSync rollout Halted, p50/p99 (issue 31)",
 		Target: "< 5 s"},
+	{ID: "P15", Measure: "dashboard Rollout view, 1,000 sites in 2 waves, headless Chromium: page load → every cell " +
+		"shown; status change → the cell updated in the open page; p50/p99 (issue 33)",
+		Target: "load p99 < 1 s, update p99 < 1 s", Notes: "envtest apiserver, internal/dashboard, chromedp"},
 }
 
 // Results collects the rows measured in one run; safe for concurrent use.
