@@ -24,10 +24,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/siteops/siteops/internal/webhookcerts"
@@ -48,7 +48,7 @@ const selfCertRetry = 2 * time.Second
 // keeps it (to be added to the manager). With self it first makes sure the certificate is there, retrying until
 // ctx ends: the webhook server reads its files when it starts.
 func setupCerts(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme,
-	o options) (string, *webhookcerts.Rotator, error) {
+	o options, logger logr.Logger) (string, *webhookcerts.Rotator, error) {
 	if !o.enableWebhooks {
 		return o.webhookCertDir, nil, nil
 	}
@@ -77,7 +77,7 @@ func setupCerts(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme,
 		MutatingWebhooks:   []string{o.mutatingWebhook},
 		ValidatingWebhooks: []string{o.validatingWebhook},
 	}
-	log := ctrl.Log.WithName("webhook-certs")
+	log := logger.WithName("webhook-certs")
 	for {
 		err := r.Ensure(ctx)
 		if err == nil {

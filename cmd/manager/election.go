@@ -23,11 +23,11 @@ import (
 	"strings"
 
 	rolloutsclient "github.com/argoproj/argo-rollouts/pkg/client/clientset/versioned"
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/siteops/siteops/internal/leadership"
@@ -54,7 +54,8 @@ type election struct {
 }
 
 // newElection sets up the election the flags ask for. Without --leader-elect the manager always leads.
-func newElection(cfg *rest.Config, o options, clk clock.Clock, m *leadership.Metrics) (election, error) {
+func newElection(cfg *rest.Config, o options, clk clock.Clock, m *leadership.Metrics,
+	log logr.Logger) (election, error) {
 	fence := &leadership.Fence{}
 	switch {
 	case !o.leaderElect:
@@ -94,7 +95,7 @@ func newElection(cfg *rest.Config, o options, clk clock.Clock, m *leadership.Met
 		Identity: pod + "_" + string(uuid.NewUUID()), PodName: pod, ActiveService: o.activeService,
 		PodTemplateHash: o.podTemplateHash, Rollouts: rollouts, LeaseDuration: o.leaseDuration,
 		RenewDeadline: o.renewDeadline, RetryPeriod: o.retry, ReleaseOnCancel: o.releaseOnCancel, Fence: fence,
-		Clock: clk, Log: ctrl.Log.WithName("leader-election"), Metrics: m})
+		Clock: clk, Log: log.WithName("leader-election"), Metrics: m})
 	if err != nil {
 		return election{}, err
 	}

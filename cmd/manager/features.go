@@ -48,7 +48,7 @@ func setupFeatures(mgr ctrl.Manager, o options, clk clock.Clock, fence *leadersh
 	if o.standbyAddr != "0" {
 		if err := mgr.Add(&standby.ReportServer{Addr: o.standbyAddr, Standby: wc.standbyReport, Leader: wc.leaderReport,
 			Leadership: fence, Secure: o.secureStandby, Config: mgr.GetConfig(), HTTPClient: mgr.GetHTTPClient(),
-			TLSOpts: tlsOpts, Log: ctrl.Log.WithName("standby-report")}); err != nil {
+			TLSOpts: tlsOpts, Log: mgr.GetLogger().WithName("standby-report")}); err != nil {
 			return fmt.Errorf("adding the standby report server: %w", err)
 		}
 	}

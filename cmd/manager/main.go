@@ -26,6 +26,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/go-logr/logr"
 	"go.uber.org/zap/zapcore"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
@@ -166,17 +167,17 @@ func main() {
 		os.Exit(0)
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zo)))
-	if err := run(ctrl.SetupSignalHandler(), ctrl.GetConfigOrDie(), o, clock.RealClock{}); err != nil {
+	if err := run(ctrl.SetupSignalHandler(), ctrl.GetConfigOrDie(), o, clock.RealClock{}, ctrl.Log); err != nil {
 		ctrl.Log.WithName("setup").Error(err, "manager exited")
 		os.Exit(1)
 	}
 }
 
 // run runs the manager with options o against the apiserver of cfg until ctx ends; clk drives the
-// reconcilers' schedules and durations.
-func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) error {
+// reconcilers' schedules and durations, and the manager and its controllers log to log.
+func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock, log logr.Logger) error {
 	for _, w := range o.deprecated {
-		ctrl.Log.WithName("setup").Info(w)
+		log.WithName("setup").Info(w)
 	}
 	cfg = apiConfig(cfg, o)
 	scheme, err := apis.NewScheme()
@@ -191,7 +192,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if o.secureMetrics {
 		metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
 	}
-	certDir, rotator, err := setupCerts(ctx, cfg, scheme, o)
+	certDir, rotator, err := setupCerts(ctx, cfg, scheme, o, log)
 	if err != nil {
 		return err
 	}
@@ -199,11 +200,12 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if err != nil {
 		return err
 	}
-	el, err := newElection(cfg, o, clk, m.leadership)
+	el, err := newElection(cfg, o, clk, m.leadership, log)
 	if err != nil {
 		return err
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Logger:                 log,
 		Scheme:                 scheme,
 		Cache:                  shard.CacheOptions(o.watch.Selector(), guestbook.FieldOwner),
 		Metrics:                metricsOpts,
@@ -254,7 +256,7 @@ func run(ctx context.Context, cfg *rest.Config, o options, clk clock.Clock) erro
 	if err := mgr.AddReadyzCheck("warm", warm.Check); err != nil {
 		return fmt.Errorf("adding warm-up check: %w", err)
 	}
-	ctrl.Log.WithName("setup").Info("manager started", "version", version.Version, "leaderElection", o.leaderElect,
+	log.WithName("setup").Info("manager started", "version", version.Version, "leaderElection", o.leaderElect,
 		"leaderElector", o.leaderElector, "activeService", o.activeService, "podTemplateHash", o.podTemplateHash)
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("running manager: %w", err)

@@ -36,7 +36,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
@@ -160,11 +159,13 @@ func startManager(t *testing.T, env *testenv.Env, args []string) *lockedBuffer {
 	o, zo, _, err := parseFlags(flag.NewFlagSet("manager", flag.ContinueOnError), args)
 	g.Expect(err).NotTo(HaveOccurred())
 	logs := &lockedBuffer{}
-	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zo), zap.WriteTo(logs)))
+	// The manager's own logger, not ctrl.SetLogger: controller-runtime takes the first logger a process sets
+	// (or a null one 30 s after its first log line), and other tests of this package run before this one.
+	log := zap.New(zap.UseFlagOptions(&zo), zap.WriteTo(logs))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	// The schedule clock runs 2 minutes ahead, so the CronJob falls due at once (twice: one time missed).
-	go func() { done <- run(ctx, env.Config, o, offsetClock{offset: 2 * time.Minute}) }()
+	go func() { done <- run(ctx, env.Config, o, offsetClock{offset: 2 * time.Minute}, log) }()
 	t.Cleanup(func() {
 		cancel()
 		select {

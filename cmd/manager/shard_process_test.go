@@ -55,7 +55,8 @@ func TestShardManagerProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zo), zap.WriteTo(os.Stderr)))
+	log := zap.New(zap.UseFlagOptions(&zo), zap.WriteTo(os.Stderr))
+	ctrl.SetLogger(log)
 	data, err := os.ReadFile(kubeconfig)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +67,7 @@ func TestShardManagerProcess(t *testing.T) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, cfg, o, offsetClock{offset: 2 * time.Minute}); err != nil {
+	if err := run(ctx, cfg, o, offsetClock{offset: 2 * time.Minute}, log); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -37,7 +37,7 @@ type writeClients struct {
 // newWriteClients wraps the manager's client for the leader, behind fence, and for standby mode. The fence is
 // outermost: a refused write is not recorded, as it never reaches the apiserver.
 func newWriteClients(mgr ctrl.Manager, fence *leadership.Fence, m *standby.Metrics) writeClients {
-	log := ctrl.Log.WithName("writes")
+	log := mgr.GetLogger().WithName("writes")
 	lr := &standby.Report{Log: log, Metrics: m}
 	sr := &standby.Report{Log: log, Metrics: m}
 	return writeClients{
