@@ -20,9 +20,12 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 	"github.com/siteops/siteops/gitops"
@@ -36,6 +39,8 @@ import (
 //     deadline and Argo CD says Degraded) never reaches B: the rollout halts naming A (RolloutHalted), A's
 //     last healthy output is committed back (trailer Siteops-Revert-Of) and cluster A runs it again; a fix
 //     pushed to Git starts a new rollout that completes;
+//     `siteops dashboard`, open in headless Chromium through steps 1 and 2, shows B's cell Pending, Published
+//     and Healthy in turn and A halted with Argo CD's message, without a reload; its Fleet and Site views too;
 //  3. a freeze window open now holds a push (no rendered commit, phase Frozen until the window's end) until
 //     `kubectl annotate sitesync sites siteops.dev/override-freeze="<revision> <reason>"` publishes it
 //     (trailer, event).
@@ -60,6 +65,9 @@ onFailure: Revert
 		return got == "Complete Delivered Delivered", got + " " + f.rollout("message")
 	})
 	f.transcript("first rollout complete")
+
+	// The dashboard's Rollout view stays open from here on; it must follow the rollout without a reload.
+	dash := openDashboard(t, f.namespace, "/sitesyncs/"+f.namespace+"/sites")
 
 	// 1. A base change: wave first (A) only, B untouched while A is not yet Healthy and while it soaks.
 	rvB, folderB := f.objectsOf(b), f.renderedFolder(b)
@@ -94,6 +102,11 @@ onFailure: Revert
 	}
 	f.waitEvent(gitopsv1alpha1.EventWaveFinished, "wave first: "+a)
 	f.transcript("both waves delivered")
+	if got := states(dash.seen("cell-" + b)); !inOrder(got, []string{"Pending", "Published", "Healthy"}) {
+		t.Fatalf("the dashboard's cell of %s showed %v, want Pending, Published and Healthy in turn", b, got)
+	} else {
+		t.Logf("the open dashboard page showed %s's cell %v, without a reload", b, got)
+	}
 
 	// 2. A base change that breaks A: its web can never become available.
 	rvB, folderB = f.objectsOf(b), f.renderedFolder(b)
@@ -122,6 +135,7 @@ onFailure: Revert
 		t.Fatalf("%s's folder after the revert differs from its last healthy output (rendered commit %s):\n%s\nwant:\n%s",
 			a, short(healthyCommitA), got, healthyA)
 	}
+	f.checkDashboardShowsTheHalt(dash, a)
 	f.waitDelivered(4*time.Minute, map[string]string{a: revert})
 	waitFor(t, 2*time.Minute, "cluster "+a+" back on the old spec", func() (bool, string) {
 		got := onSite(a, "-n", "siteops-system", "get", "deploy", "web", "-o",
@@ -230,6 +244,31 @@ func (f *fleet) siteField(site, field string) string {
 		f.t.Fatalf("%s has no %s in the SiteSync's status", site, field)
 	}
 	return v
+}
+
+// checkDashboardShowsTheHalt checks that the open dashboard page showed the rollout Halted and site's cell
+// Halted or Reverted with Argo CD's message about it, without a reload.
+func (f *fleet) checkDashboardShowsTheHalt(dash *dashboardTab, site string) {
+	f.t.Helper()
+	waitFor(f.t, time.Minute, "the dashboard's phase Halted", func() (bool, string) {
+		got := dash.seen("phase")
+		return slices.ContainsFunc(got, func(s string) bool { return strings.HasSuffix(s, "|Halted") }),
+			strings.Join(got, "; ")
+	})
+	cell := dash.seen("cell-" + site)
+	i := slices.IndexFunc(cell, func(s string) bool {
+		return (strings.HasPrefix(s, "Halted|") || strings.HasPrefix(s, "Reverted|")) &&
+			strings.Contains(s, "Argo CD: ") && strings.Contains(s, "exceeded its progress deadline")
+	})
+	if i < 0 {
+		f.t.Fatalf("the dashboard's cell of %s never showed it halted with Argo CD's message; it showed %v", site, cell)
+	}
+	f.t.Logf("the open dashboard page showed %s's cell %q", site, cell[i])
+	// The other two views, opened afresh: the Fleet view's row and the site's own view say it too.
+	dash.run("opening the Fleet view", chromedp.Navigate(dash.url+"/"),
+		chromedp.WaitVisible(`#sitesync-`+f.namespace+`-sites .phase-Halted`))
+	dash.run("opening the Site view of "+site, chromedp.Navigate(dash.url+"/sitesyncs/"+f.namespace+"/sites/sites/"+site),
+		chromedp.WaitVisible(`#site-state`))
 }
 
 // objectsOf lists the site cluster's ConfigMaps and Deployments in siteops-system with their resourceVersions.
