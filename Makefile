@@ -191,9 +191,9 @@ e2e-fleet-down: ## Stop the fleet make e2e-fleet started.
 	SITEOPS_E2E_FLEET=down go test -tags e2e -count=1 -run '^$$' ./test/e2e/...
 
 .PHONY: test-load
-test-load: ## Load, not in make test: 5,000 CronJobs */1 for 10 minutes with one manager on the local cluster (SITEOPS_LOAD_CRONJOBS, SITEOPS_LOAD_MINUTES).
+test-load: ## Load, not in make test: 4,000 CronJobs */1 for 10 minutes with one manager on the local cluster (SITEOPS_LOAD_CRONJOBS, SITEOPS_LOAD_MINUTES).
 	hack/build-bins.sh etcd kube kwok
-	SITEOPS_E2E_SITES= SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_LOAD_CRONJOBS=$${SITEOPS_LOAD_CRONJOBS:-5000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-10} \
+	SITEOPS_E2E_SITES= SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_LOAD_CRONJOBS=$${SITEOPS_LOAD_CRONJOBS:-4000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-10} \
 	  go test -tags e2e -count=1 -timeout 45m -v -run '^TestCronJobLoad$$' ./test/e2e/...
 
 .PHONY: test-shard-load

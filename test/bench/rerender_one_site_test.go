@@ -179,7 +179,7 @@ func BenchmarkRerenderOneSite(b *testing.B) {
 		Siteops: FormatDuration(inc) + " (1 build)",
 		Anchor:  fmt.Sprintf("%s (%d builds)", FormatDuration(full), shape.Sites),
 		Ratio:   FormatSpeedup(inc, full),
-		Outcome: Judge(inc*20 <= full),
+		Outcome: NotJudged, // retired (issue 34): P9 judges the one-site Sync at 10,000 sites
 		N:       fmt.Sprintf("%d changes each", len(t.incremental)),
 		Notes: fmt.Sprintf("both: fetch from git http-backend on 127.0.0.1, guard and digest every site, push "+
 			"one changed file; anchor: the same Sync without previous state; CPU time (this process): "+
