@@ -25,12 +25,15 @@ import (
 	"time"
 )
 
-// TestTourDeliversAPushAndAnAddedSite runs the tour `make run` prints, its commands as printed, in a shell
-// with its exports: both sites of the fleet (dev and prod, the product's own base/ and overlays) become
-// Delivered; a push to overlays/dev is delivered to site dev's cluster (the Guestbook at its new size there);
-// a site added as the tour says (a copied overlay, `hack/local-cluster.sh add-site`, a push) is Delivered
-// too, with its manager Rollout healthy (add-site kept the fleet's site components).
-func TestTourDeliversAPushAndAnAddedSite(t *testing.T) {
+// TestTourRunsAsWritten runs the tour `make run` prints, its commands as printed, in a shell with its
+// exports: both sites of the fleet (dev and prod, the product's own base/ and overlays) become Delivered; a
+// push to overlays/dev is delivered to site dev's cluster (the Guestbook at its new size there); a site added
+// as the tour says (a copied overlay, `hack/local-cluster.sh add-site`, a push) is Delivered too, with its
+// manager Rollout healthy (add-site kept the fleet's site components). Then it runs the rest of the tour as
+// docs/development.md writes it: a base/ change goes out in two waves (dev soaks while paris and prod wait, then
+// the rollout completes), a broken dev halts the rollout at the canary and is reverted (the history says
+// Reverted), and a manager upgrade on prod stands by as the preview until `kubectl argo rollouts promote`.
+func TestTourRunsAsWritten(t *testing.T) {
 	r := startMakeRun(t)
 	exports := r.waitReady(20 * time.Minute)
 	tour := tourCommands(r.output())
@@ -73,8 +76,14 @@ func TestTourDeliversAPushAndAnAddedSite(t *testing.T) {
 	t.Logf("$ siteops status\n%s", sh.run("siteops status"))
 	manager := `kubectl get sitesync sites -o jsonpath='{.status.sites[?(@.name=="paris")].managerRollout}'`
 	if got := sh.run(manager); got != "Healthy" {
-		t.Errorf("paris's manager Rollout is %q, want Healthy (add-site must keep Argo Rollouts on the site)", got)
+		t.Fatalf("paris's manager Rollout is %q, want Healthy (add-site must keep Argo Rollouts on the site)", got)
 	}
+
+	further := sh.tourFurther()
+	if len(further) < 10 {
+		t.Fatalf("docs/development.md's rest of the tour has %d commands", len(further))
+	}
+	sh.runFurther(further)
 }
 
 // tourCommands are the commands of the tour make run printed: the indented lines after "In another shell:",
