@@ -119,3 +119,29 @@ func httpTransport(a *Auth) (http.RoundTripper, error) {
 	t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	return t, nil
 }
+
+// secrets are the passwords and tokens of a's Docker config (and the encoded auth fields), which errors must
+// not quote.
+func secrets(a *Auth) []string {
+	if a == nil {
+		return nil
+	}
+	var cfg dockerConfig
+	if json.Unmarshal(a.DockerConfigJSON, &cfg) != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range cfg.Auths {
+		for _, s := range []string{e.Password, e.Auth, e.IdentityToken, e.RegistryToken} {
+			if len(s) >= 4 {
+				out = append(out, s)
+			}
+		}
+		if dec, err := base64.StdEncoding.DecodeString(e.Auth); err == nil {
+			if _, pass, ok := strings.Cut(string(dec), ":"); ok && len(pass) >= 4 {
+				out = append(out, pass)
+			}
+		}
+	}
+	return out
+}

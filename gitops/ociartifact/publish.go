@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/google/go-containerregistry/pkg/name"
@@ -60,8 +61,9 @@ type Published struct {
 
 // Publisher pushes sites to one OCI repository.
 type Publisher struct {
-	repo name.Repository
-	opts []remote.Option
+	repo    name.Repository
+	opts    []remote.Option
+	secrets []string // what errors must not quote
 }
 
 // NewPublisher checks t and makes its Publisher. An invalid repository, Docker config or CA bundle is a
@@ -79,8 +81,10 @@ func NewPublisher(t Target) (*Publisher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Publisher{repo: repo, opts: []remote.Option{remote.WithAuth(auth), remote.WithTransport(rt),
-		remote.WithRetryBackoff(remote.Backoff{Duration: 500 * time.Millisecond, Factor: 2, Steps: 2})}}, nil
+	// The Sync is retried as a whole with its own backoff: one quick retry per request is enough here.
+	retry := remote.Backoff{Duration: 500 * time.Millisecond, Factor: 2, Steps: 2}
+	return &Publisher{repo: repo, secrets: secrets(t.Auth), opts: []remote.Option{remote.WithAuth(auth),
+		remote.WithTransport(rt), remote.WithRetryBackoff(retry)}}, nil
 }
 
 // Tag is the tag of site's artifact at a rendered commit.
@@ -146,16 +150,23 @@ func (p *Publisher) Publish(ctx context.Context, s Site) (Published, error) {
 	return out, nil
 }
 
-// classify wraps err with the repository, permanent when the registry refused the credentials or the
-// repository's name.
+// classify wraps err with the repository, without the credentials' secrets, permanent when the registry
+// refused the credentials or the repository's name.
 func (p *Publisher) classify(err error) error {
-	err = fmt.Errorf("pushing to %s: %w", p.repo, err)
 	var te *transport.Error
-	if errors.As(err, &te) {
-		switch te.StatusCode {
-		case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusBadRequest:
-			return permanent.Error(err)
-		}
+	refused := errors.As(err, &te) && (te.StatusCode == http.StatusUnauthorized ||
+		te.StatusCode == http.StatusForbidden || te.StatusCode == http.StatusNotFound ||
+		te.StatusCode == http.StatusBadRequest)
+	msg := err.Error()
+	for _, s := range p.secrets {
+		msg = strings.ReplaceAll(msg, s, "[redacted]")
+	}
+	if msg != err.Error() {
+		err = errors.New(msg)
+	}
+	err = fmt.Errorf("pushing to %s: %w", p.repo, err)
+	if refused {
+		return permanent.Error(err)
 	}
 	return err
 }
