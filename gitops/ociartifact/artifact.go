@@ -58,7 +58,7 @@ const (
 )
 
 // emptyConfig is the content of OCI 1.1's empty descriptor.
-var emptyConfig = []byte("{}")
+const emptyConfig = "{}"
 
 // manifest is an OCI image manifest; Put sends it as is.
 type manifest struct {
@@ -90,7 +90,7 @@ func newManifest(artifactType, configType string, layer v1.Layer, subject *v1.De
 	if err != nil {
 		return nil, err
 	}
-	cd, err := descriptorOf(static.NewLayer(emptyConfig, types.MediaType(configType)))
+	cd, err := descriptorOf(static.NewLayer([]byte(emptyConfig), types.MediaType(configType)))
 	if err != nil {
 		return nil, err
 	}

@@ -116,7 +116,7 @@ func (p *Publisher) Publish(ctx context.Context, s Site) (Published, error) {
 	if err := remote.WriteLayer(p.repo, layer, opts...); err != nil {
 		return Published{}, p.classify(err)
 	}
-	if err := remote.WriteLayer(p.repo, static.NewLayer(emptyConfig, emptyMediaType), opts...); err != nil {
+	if err := remote.WriteLayer(p.repo, static.NewLayer([]byte(emptyConfig), emptyMediaType), opts...); err != nil {
 		return Published{}, p.classify(err)
 	}
 	out := Published{Digest: desc.Digest.String(), Tags: []string{Tag(s.Name, s.Commit), s.Name}}
@@ -140,7 +140,8 @@ func (p *Publisher) Publish(ctx context.Context, s Site) (Published, error) {
 	if err := remote.WriteLayer(p.repo, env, opts...); err != nil {
 		return Published{}, p.classify(err)
 	}
-	if err := remote.WriteLayer(p.repo, static.NewLayer(emptyConfig, ProvenanceArtifactType), opts...); err != nil {
+	provConfig := static.NewLayer([]byte(emptyConfig), ProvenanceArtifactType)
+	if err := remote.WriteLayer(p.repo, provConfig, opts...); err != nil {
 		return Published{}, p.classify(err)
 	}
 	if err := remote.Put(p.repo.Digest(refDesc.Digest.String()), ref, opts...); err != nil {
