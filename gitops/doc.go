@@ -24,11 +24,12 @@ limitations under the License.
 // signature checks of source commits; the cache also pushes), gitops/guard (the hermetic checks: it reads
 // only the checkout and links no network code), gitops/render (the in-process build of what the guard
 // passed), gitops/provenance (each site's signed in-toto statement of how its output was made, and its
-// check), gitops/publish (the rendered commit: tree, message, trailers, signature) and gitops/sitediff (the
-// per-site comparison of rendered objects), over gitops/internal/tree (the checkout's files and Git trees).
+// check), gitops/publish (the rendered commit: tree, message, trailers, signature), gitops/ociartifact (each
+// site's folder as an OCI artifact, its provenance as a referrer) and gitops/sitediff (the per-site comparison
+// of rendered objects), over gitops/internal/tree (the checkout's files and Git trees).
 // This package composes them: buildSites is the one path from a checkout to rendered bytes, which Sync and
 // Checkout.RenderSites both take; pushRendered pushes the commit, fetching and rebuilding it when the target
-// branch moved.
+// branch moved; publishOCI then publishes the sites whose folders have no artifact yet.
 //
 // A Syncer owns what a process keeps between calls (cache locks, memos, the HTTP client); the SiteSync
 // controller and the siteops CLI each make one. The package has no controller-runtime imports: Sync is the

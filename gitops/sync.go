@@ -152,6 +152,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		// Only the status's per-site rendered commit is missing: the sync itself succeeded.
 		o.Logger.Error(o.redact(err), "finding the commits that last changed the sites' folders")
 	}
+	res.OCIError = publishOCI(ctx, tgt, plan, o)
 	res.RenderedRevision, res.Pushed, res.Sites = hashString(pr.head), pr.pushed, plan.sorted(nil)
 	o.Logger.V(1).Info("sync done", "source", res.SourceRevision, "rendered", res.RenderedRevision,
 		"pushed", res.Pushed, "changedSites", pr.changed)

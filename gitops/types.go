@@ -65,6 +65,8 @@ type TargetSpec struct {
 	Auth                      *Auth
 	// SigningKey, when set, signs every commit pushed to the target branch.
 	SigningKey *publish.SigningKey
+	// OCI, when set, also publishes each site's folder as an OCI artifact once the rendered commit is pushed.
+	OCI *OCITarget
 }
 
 // SyncOptions configures one Sync call.
@@ -117,6 +119,9 @@ type SiteState struct {
 	Held bool
 	// Policy is what the admission policies made of the site's output, nil when none were checked.
 	Policy *PolicyResult
+	// OCI is the site's artifact in Target.OCI's repository, nil without one or before the site's folder was
+	// first published.
+	OCI *OCIState
 }
 
 // SyncResult is the outcome of a Sync.
@@ -131,4 +136,8 @@ type SyncResult struct {
 	Sites          []SiteState // sorted by name
 	ForeignCommits []string    // commits on the target branch not made by siteops since the last siteops commit
 	PushRetries    int
+	// OCIError joins the failures to publish sites to Target.OCI (each site's OCI.Message has its own), nil
+	// when every site is published; IsPermanent reports whether retrying is pointless. The Git output is
+	// published either way.
+	OCIError error
 }

@@ -165,6 +165,8 @@ type scope struct {
 	// signingKey signs the pushed commits and trusted verifies the source commit (trust.go); nil when unset.
 	signingKey *publish.SigningKey
 	trusted    *source.TrustedKeys
+	// oci holds the registry credentials of spec.target.oci (oci.go); nil when unset or anonymous.
+	oci *gitops.OCIAuth
 	// redact scrubs the credentials read in this run from anything written out.
 	redact  source.Redactor
 	started time.Time
@@ -200,7 +202,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		return ctrl.Result{}, nil
 	}
 	steps := []kit.Step[*scope]{{Name: "credentials", Run: r.readCredentials},
-		{Name: "rollout-spec", Run: r.compileRollout}}
+		{Name: "oci-credentials", Run: r.readOCICredentials}, {Name: "rollout-spec", Run: r.compileRollout}}
 	due, wait := syncDue(obj, r.Clock.Now())
 	if due || r.rolloutDue(ctx, run) {
 		run.RequeueAfter(jittered(interval(obj), r.random()))
@@ -221,6 +223,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		kit.Step[*scope]{Name: "rollout", Run: r.reconcileRollout},
 		kit.Step[*scope]{Name: "history", Run: r.recordHistory},
 		kit.Step[*scope]{Name: "ledger", Run: r.readLedger},
+		kit.Step[*scope]{Name: "oci", Run: r.checkOCI},
 	))
 }
 

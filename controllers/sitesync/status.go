@@ -49,6 +49,7 @@ func (r *Reconciler) recordResult(_ context.Context, run *scope) error {
 			Warnings:             redactAll(run.redact, s.Warnings),
 			LastRenderedRevision: s.LastRenderedRevision,
 			Policy:               sitePolicyStatus(run.redact, s.Policy),
+			OCI:                  siteOCIStatus(s.OCI),
 			SiteDelivery:         gitopsv1alpha1.SiteDelivery{RenderedCommit: s.RenderedCommit},
 		})
 	}

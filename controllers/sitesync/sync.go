@@ -92,7 +92,7 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 	opts := gitops.SyncOptions{
 		Source: gitops.SourceSpec{URL: spec.Source.URL, Ref: spec.Source.Ref, Auth: run.source, Verify: run.trusted},
 		Target: gitops.TargetSpec{URL: spec.Target.URL, Branch: spec.Target.Branch, PathTemplate: spec.Target.PathTemplate,
-			Auth: run.target, SigningKey: run.signingKey},
+			Auth: run.target, SigningKey: run.signingKey, OCI: ociTarget(run)},
 		OverlaysDir: spec.Source.OverlaysDir,
 		Sites:       append([]string(nil), spec.Sites...),
 		WorkDir:     workDir,
@@ -126,6 +126,7 @@ func syncOptions(run *scope, workDir string) gitops.SyncOptions {
 				LastRenderedRevision: s.LastRenderedRevision,
 				RenderedCommit:       s.RenderedCommit,
 				Policy:               previousPolicy(s.Policy),
+				OCI:                  previousOCI(s.OCI),
 			}
 		}
 	}

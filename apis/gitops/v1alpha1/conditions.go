@@ -69,6 +69,12 @@ const (
 	// `git.asc`, or it is not an ASCII-armored OpenPGP private key that can sign, or `passphrase` does not
 	// unlock it. Nothing is pushed until the key can be read. Fix the Secret.
 	ReasonSigningKeyInvalid = "SigningKeyInvalid"
+	// ReasonOCIPublishFailed (Stalled=True, Ready=False): target.oci's registry refused the sites' artifacts
+	// (credentials, repository name) or target.oci is not valid. The rendered branch is published; each
+	// site's status.sites[].oci.message says what failed. Fix the spec, the Secret or the registry's
+	// permissions. A registry that cannot be reached fails with ReasonSyncFailed instead, and is retried
+	// with backoff.
+	ReasonOCIPublishFailed = "OCIPublishFailed"
 	// ReasonSourceNotVerified (Stalled=True, Ready=False): source.verify is set and the source commit is not
 	// signed, or not by one of the trusted keys, or its signature is not valid. It is not rendered and the
 	// rendered branch keeps the last verified output. Push a commit signed by a trusted key, or trust its

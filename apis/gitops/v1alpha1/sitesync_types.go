@@ -162,6 +162,11 @@ type GitTarget struct {
 	// that cannot be read stalls the SiteSync (reason SigningKeyInvalid) and nothing is pushed unsigned.
 	// +optional
 	SigningKey *SigningKey `json:"signingKey,omitempty"`
+
+	// OCI, when set, also publishes each site's folder as an OCI artifact that Argo CD's OCI source syncs,
+	// once the rendered commit is pushed (sitesync_oci_types.go).
+	// +optional
+	OCI *OCITarget `json:"oci,omitempty"`
 }
 
 // SourceVerification says which source commits may be rendered.
@@ -231,6 +236,9 @@ type SiteStatus struct {
 	// Policy is what spec.policy's admission policies made of the site's last rendered objects.
 	// +optional
 	Policy *SitePolicyStatus `json:"policy,omitempty"`
+	// OCI is the site's artifact in spec.target.oci's repository.
+	// +optional
+	OCI *SiteOCIStatus `json:"oci,omitempty"`
 	// SiteDelivery is what Argo CD reports of the site's Application.
 	SiteDelivery `json:",inline"`
 }
