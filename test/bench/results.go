@@ -136,6 +136,9 @@ var catalogue = []Row{
 		Target: "— (reported: the time analysis adds, the analysis interval excluded)"},
 	{ID: "P14", Measure: "wave 1's failing measurement answered → SiteSync rollout Halted, p50/p99 (issue 31)",
 		Target: "< 5 s"},
+	{ID: "P15", Measure: "validation + policy (issue 32): full render of P9's repository, 100 and 1,000 sites × 20 " +
+		"resources, render alone vs render + validation + policy (CPU time, median)",
+		Target: "≤ 1.30× the render alone", Notes: "anchor: the same render with validation and policy off, same run"},
 }
 
 // Results collects the rows measured in one run; safe for concurrent use.
