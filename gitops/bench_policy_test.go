@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/internal/objects"
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/render"
 	"github.com/siteops/siteops/gitops/validate"
@@ -84,7 +85,7 @@ func benchPolicyTree(b *testing.B) tree.FS {
 }
 
 // BenchmarkPolicySite is the policy check alone of the output BenchmarkRenderSite builds, the policies
-// compiled once as a Sync compiles them.
+// compiled once as a Sync compiles them, and the output decoded once as validation decodes it for both.
 func BenchmarkPolicySite(b *testing.B) {
 	tree := benchPolicyTree(b)
 	gate, err := newPolicyGate(tree, PolicyOptions{Paths: []string{"policies"}}, nil)
@@ -99,9 +100,13 @@ func BenchmarkPolicySite(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	objs, err := objects.Decode(out)
+	if err != nil {
+		b.Fatal(err)
+	}
 	ctx := context.Background()
 	for b.Loop() {
-		res, _, err := gate.check(ctx, out)
+		res, _, err := gate.check(ctx, objs)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -133,10 +138,7 @@ func BenchmarkRenderValidateAndPolicySite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := check.check(ctx, "site042", out); err != nil {
-			b.Fatal(err)
-		}
-		if _, _, err := gate.check(ctx, out); err != nil {
+		if err := (builder{check: check, policy: gate}).checkOutput(ctx, &siteRun{name: "site042"}, out); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/internal/objects"
 	"github.com/siteops/siteops/gitops/render"
 	"github.com/siteops/siteops/gitops/validate"
 )
@@ -44,13 +45,13 @@ func BenchmarkRenderAndValidateSite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := check.check(ctx, "site042", out); err != nil {
+		if err := (builder{check: check}).checkOutput(ctx, &siteRun{name: "site042"}, out); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// BenchmarkValidateSite is the validation alone of the output BenchmarkRenderSite builds.
+// BenchmarkValidateSite is the validation alone, decoding included, of the output BenchmarkRenderSite builds.
 func BenchmarkValidateSite(b *testing.B) {
 	m, _ := benchRepo()
 	tree := onDisk(b, m)
@@ -68,7 +69,11 @@ func BenchmarkValidateSite(b *testing.B) {
 	}
 	ctx := context.Background()
 	for b.Loop() {
-		if _, err := check.check(ctx, "site042", out); err != nil {
+		objs, err := objects.Decode(out)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := check.check(ctx, "site042", objs); err != nil {
 			b.Fatal(err)
 		}
 	}

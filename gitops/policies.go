@@ -22,6 +22,8 @@ import (
 	"encoding/hex"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/siteops/siteops/gitops/internal/permanent"
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/policy"
@@ -119,10 +121,10 @@ func (m *policyMemo) put(digest string, ps *policy.Policies) {
 	m.compiled[digest] = ps
 }
 
-// check evaluates the policies on a site's output; the error fails the site when a Deny binding refused an
-// object, or when the check could not run.
-func (g *policyGate) check(ctx context.Context, yaml []byte) (*PolicyResult, []string, error) {
-	r, err := g.policies.Check(ctx, yaml)
+// check evaluates the policies on the objects of a site's output; the error fails the site when a Deny binding
+// refused an object, or when the check could not run.
+func (g *policyGate) check(ctx context.Context, objs []*unstructured.Unstructured) (*PolicyResult, []string, error) {
+	r, err := g.policies.Check(ctx, objs)
 	if err != nil {
 		return nil, r.Warnings, failed(FailurePolicyDenied, err)
 	}

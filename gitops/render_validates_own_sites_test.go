@@ -57,7 +57,7 @@ func TestTheCheckoutsOwnSitesValidate(t *testing.T) {
 	g.Expect(broken).To(ContainSubstring("sise: 2"))
 	check, err := newChecker(c.schemas, c.tree, ValidationOptions{})
 	g.Expect(err).NotTo(HaveOccurred())
-	_, err = check.check(context.Background(), "dev", []byte(broken))
+	err = builder{check: check}.checkOutput(context.Background(), &siteRun{name: "dev"}, []byte(broken))
 	g.Expect(err).To(MatchError(ContainSubstring("Guestbook siteops-samples/guestbook-sample: spec.sise: unknown field")))
 }
 

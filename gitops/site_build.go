@@ -123,13 +123,8 @@ func buildSites(ctx context.Context, runs []*siteRun, b builder, between func() 
 	var sinkErr error
 	render.Pool(ctx, jobs, b.workers, b.images, b.onRender, func(i int, res render.Result) {
 		r := ran[i]
-		if res.Err == nil && b.check != nil {
-			r.checked, res.Err = b.check.check(ctx, r.name, res.YAML)
-		}
-		if res.Err == nil && b.policy != nil {
-			var warnings []string
-			r.policy, warnings, res.Err = b.policy.check(ctx, res.YAML)
-			r.checked = append(r.checked, warnings...)
+		if res.Err == nil {
+			res.Err = b.checkOutput(ctx, r, res.YAML)
 		}
 		r.rendered, r.took, r.renderErr = true, res.Took, res.Err
 		if sink == nil {

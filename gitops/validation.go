@@ -23,6 +23,8 @@ import (
 	"path"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/siteops/siteops/gitops/internal/permanent"
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/validate"
@@ -97,14 +99,14 @@ func newChecker(schemas *validate.Schemas, t tree.FS, o ValidationOptions) (*che
 	return c, nil
 }
 
-// check validates a site's output; the error fails the site (Enforce), or its problems come back as
-// warnings (Warn).
-func (c *checker) check(ctx context.Context, site string, yaml []byte) ([]string, error) {
+// check validates the objects of a site's output, leaving them as rendered; the error fails the site
+// (Enforce), or its problems come back as warnings (Warn).
+func (c *checker) check(ctx context.Context, site string, objs []*unstructured.Unstructured) ([]string, error) {
 	version := c.o.KubernetesVersion
 	if v := c.o.SiteKubernetesVersions[site]; v != "" {
 		version = v
 	}
-	warnings, err := c.schemas.Validate(ctx, yaml, validate.Options{KubernetesVersion: version, CRDs: c.crds})
+	warnings, err := c.schemas.Validate(ctx, objs, validate.Options{KubernetesVersion: version, CRDs: c.crds})
 	warnings = append(append([]string(nil), c.warnings...), warnings...)
 	var invalid *validate.Error
 	if errors.As(err, &invalid) && c.o.Mode == ValidationWarn {

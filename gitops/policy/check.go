@@ -44,16 +44,16 @@ const User = "siteops"
 // auditKey is the audit annotation kube-apiserver records the failures of Audit bindings under.
 const auditKey = "validation.policy.admission.k8s.io/validation_failure"
 
-// Check evaluates every binding on every object of a YAML stream (a site's rendered output), each object as
+// Check evaluates every binding on every object of a site's rendered output, each object as
 // the request that creates it. A binding's paramRef names parameters among the other objects of the
 // policies' documents and the objects of the stream. Namespace selectors read the labels of the Namespace
 // objects of the stream; an object whose Namespace is not in the stream is checked against a Namespace with
 // only its name (and the kubernetes.io/metadata.name label kube-apiserver sets), except by bindings whose
 // policy or binding selects namespaces by other labels: those cannot tell, and report the object as Skipped.
 // So do they for a namespaced object that names no namespace: its namespace is the one its Application
-// deploys to. The error says why the check could not run (unreadable YAML); denials are in the Report (see
-// Report.Err).
-func (ps *Policies) Check(ctx context.Context, stream []byte) (Report, error) {
+// deploys to. The error says why the check could not run; denials are in the Report (see
+// Report.Err). objs are read, not changed.
+func (ps *Policies) Check(ctx context.Context, objs []*unstructured.Unstructured) (Report, error) {
 	var r Report
 	if ps == nil {
 		return r, nil
@@ -61,10 +61,6 @@ func (ps *Policies) Check(ctx context.Context, stream []byte) (Report, error) {
 	r.Warnings = append(r.Warnings, ps.warnings...)
 	if len(ps.checks) == 0 {
 		return r, nil
-	}
-	objs, err := decodeStream(stream)
-	if err != nil {
-		return r, err
 	}
 	site := newSiteObjects(objs)
 	params := &paramStore{fromPolicies: ps.params, site: objs, siteObjects: site,

@@ -32,6 +32,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"sigs.k8s.io/yaml"
+
+	"github.com/siteops/siteops/gitops/internal/objects"
 )
 
 // Policies are ValidatingAdmissionPolicies with their bindings, compiled once; safe for concurrent use.
@@ -68,7 +70,7 @@ func Load(docs [][]byte) (*Policies, error) {
 		isPolicy := tm.APIVersion == admissionregistrationv1.SchemeGroupVersion.String() &&
 			(tm.Kind == "ValidatingAdmissionPolicy" || tm.Kind == "ValidatingAdmissionPolicyBinding")
 		if !isPolicy {
-			objs, err := decodeStream(doc)
+			objs, err := objects.Decode(doc)
 			if err != nil {
 				return nil, fmt.Errorf("reading %s %s: %w", tm.Kind, nameOf(doc), err)
 			}

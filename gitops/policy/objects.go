@@ -17,13 +17,7 @@ limitations under the License.
 package policy
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
-	"fmt"
-	"io"
 	"slices"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -31,13 +25,10 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/authentication/user"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
-	"sigs.k8s.io/yaml"
 )
 
 // metadataNameLabel is the label kube-apiserver sets on every Namespace to its name.
@@ -138,35 +129,6 @@ func objectID(u *unstructured.Unstructured) string {
 		return u.GetKind() + " " + ns + "/" + u.GetName()
 	}
 	return u.GetKind() + " " + u.GetName()
-}
-
-// decodeStream splits a YAML stream into objects, integers as int64 as kube-apiserver decodes them.
-func decodeStream(stream []byte) ([]*unstructured.Unstructured, error) {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(stream)))
-	var out []*unstructured.Unstructured
-	for {
-		doc, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the rendered YAML: %w", err)
-		}
-		if strings.TrimSpace(string(doc)) == "" {
-			continue
-		}
-		j, err := yaml.YAMLToJSON(doc)
-		if err != nil {
-			return nil, fmt.Errorf("reading the rendered YAML: %w", err)
-		}
-		var m map[string]any
-		if err := utiljson.Unmarshal(j, &m); err != nil {
-			return nil, fmt.Errorf("reading the rendered YAML: %w", err)
-		}
-		if m != nil {
-			out = append(out, &unstructured.Unstructured{Object: m})
-		}
-	}
 }
 
 // clusterScoped says whether gk is a cluster-scoped built-in kind.

@@ -21,6 +21,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/siteops/siteops/gitops/internal/objects"
 )
 
 const prodNS = `apiVersion: v1
@@ -75,12 +79,20 @@ func load(t *testing.T, extra ...string) *Policies {
 	return ps
 }
 
-func stream(docs ...string) []byte { return []byte(strings.Join(docs, "---\n")) }
+// decode is the objects of a YAML stream of docs.
+func decode(t *testing.T, docs ...string) []*unstructured.Unstructured {
+	t.Helper()
+	objs, err := objects.Decode([]byte(strings.Join(docs, "---\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
+}
 
 func TestDenyBindingRefusesLatestInSelectedNamespaces(t *testing.T) {
 	ps := load(t)
 	ctx := context.Background()
-	r, err := ps.Check(ctx, stream(prodNS, deployment("web", "nginx:latest"), deployment("api", "nginx:1.27")))
+	r, err := ps.Check(ctx, decode(t, prodNS, deployment("web", "nginx:latest"), deployment("api", "nginx:1.27")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +108,7 @@ func TestDenyBindingRefusesLatestInSelectedNamespaces(t *testing.T) {
 		t.Fatalf("summary %q", r.Summary())
 	}
 
-	r, err = ps.Check(ctx, stream(devNS, deployment("web", "nginx:latest")))
+	r, err = ps.Check(ctx, decode(t, devNS, deployment("web", "nginx:latest")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +133,7 @@ spec:
   policyName: no-latest
   validationActions: [Audit]
 `)
-	r, err := ps.Check(context.Background(), stream(devNS, deployment("web", "nginx:latest")))
+	r, err := ps.Check(context.Background(), decode(t, devNS, deployment("web", "nginx:latest")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +168,7 @@ spec:
       matchLabels:
         kubernetes.io/metadata.name: shop
 `)
-	r, err := ps.Check(context.Background(), stream(deployment("web", "nginx:latest")))
+	r, err := ps.Check(context.Background(), decode(t, deployment("web", "nginx:latest")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +232,7 @@ spec: {policyName: broken, validationActions: [Deny]}
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := ps.Check(context.Background(), stream(deployment("web", "nginx:1.27")))
+		r, err := ps.Check(context.Background(), decode(t, deployment("web", "nginx:1.27")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +245,7 @@ spec: {policyName: broken, validationActions: [Deny]}
 func TestObjectWithoutNamespaceSkipsLabelSelectors(t *testing.T) {
 	ps := load(t)
 	noNamespace := strings.Replace(deployment("web", "nginx:latest"), "  namespace: shop\n", "", 1)
-	r, err := ps.Check(context.Background(), stream(prodNS, noNamespace))
+	r, err := ps.Check(context.Background(), decode(t, prodNS, noNamespace))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +294,7 @@ func TestParamRefReadsParametersFromThePoliciesAndTheOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	web := strings.Replace(deployment("web", "nginx:1.27"), "spec:\n", "spec:\n  replicas: 5\n", 1)
-	r, err := ps.Check(context.Background(), stream(devNS, web, limits("site-limits", "10")))
+	r, err := ps.Check(context.Background(), decode(t, devNS, web, limits("site-limits", "10")))
 	if err != nil {
 		t.Fatal(err)
 	}

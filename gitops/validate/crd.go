@@ -194,7 +194,8 @@ func compileVersion(v1 *apiextensionsv1.JSONSchemaProps) (*crdVersion, error) {
 }
 
 // validate checks a custom resource as kube-apiserver does on create: unknown fields (pruning), defaults,
-// the schema's value rules, embedded objects' metadata, list types, then the CEL rules.
+// the schema's value rules, embedded objects' metadata, list types, then the CEL rules. It prunes and
+// defaults a copy: obj stays as rendered.
 func (v *crdVersion) validate(ctx context.Context, id string, obj map[string]any) []Problem {
 	obj = runtime.DeepCopyJSON(obj)
 	var problems []Problem

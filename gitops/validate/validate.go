@@ -23,20 +23,13 @@ limitations under the License.
 package validate
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"sigs.k8s.io/yaml"
 )
 
 // Schemas compiles and keeps the schemas objects are checked against: the built-in types of each Kubernetes
@@ -99,15 +92,13 @@ func (e *Error) Error() string {
 	return "invalid objects: " + b.String()
 }
 
-// Validate checks every object of a YAML stream (a rendered output). The error is an *Error when objects are
-// invalid, or says why the check could not run (an unknown Kubernetes version, unreadable YAML). warnings
-// name the custom resources that no CRD describes: they are not checked.
-func (s *Schemas) Validate(ctx context.Context, stream []byte, o Options) (warnings []string, err error) {
+// Validate checks every object of a rendered output. It leaves objs as they are: a custom resource is pruned
+// and defaulted on a copy, so that what comes after (the policy check) reads the objects as rendered. The
+// error is an *Error when objects are invalid, or says why the check could not run (an unknown Kubernetes
+// version). warnings name the custom resources that no CRD describes: they are not checked.
+func (s *Schemas) Validate(ctx context.Context, objs []*unstructured.Unstructured, o Options) (warnings []string,
+	err error) {
 	bt, err := s.builtinTypes(o.KubernetesVersion)
-	if err != nil {
-		return nil, err
-	}
-	objs, err := decodeStream(stream)
 	if err != nil {
 		return nil, err
 	}
@@ -146,34 +137,4 @@ func objectID(u *unstructured.Unstructured) string {
 		return u.GetKind() + " " + ns + "/" + u.GetName()
 	}
 	return u.GetKind() + " " + u.GetName()
-}
-
-// decodeStream splits a YAML stream into objects, integers as int64 as kube-apiserver decodes them.
-func decodeStream(stream []byte) ([]*unstructured.Unstructured, error) {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(stream)))
-	var out []*unstructured.Unstructured
-	for {
-		doc, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the rendered YAML: %w", err)
-		}
-		if len(bytes.TrimSpace(doc)) == 0 {
-			continue
-		}
-		j, err := yaml.YAMLToJSON(doc)
-		if err != nil {
-			return nil, fmt.Errorf("reading the rendered YAML: %w", err)
-		}
-		var m map[string]any
-		if err := utiljson.Unmarshal(j, &m); err != nil {
-			return nil, fmt.Errorf("reading the rendered YAML: %w", err)
-		}
-		if m == nil {
-			continue
-		}
-		out = append(out, &unstructured.Unstructured{Object: m})
-	}
 }

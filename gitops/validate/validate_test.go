@@ -22,6 +22,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/siteops/siteops/gitops/internal/objects"
 )
 
 const deployment = `apiVersion: apps/v1
@@ -77,7 +81,7 @@ func TestValidateFindsEachProblemWithItsFieldPath(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := s.Validate(context.Background(), []byte(tc.yaml), Options{CRDs: crds})
+			_, err := s.Validate(context.Background(), decode(t, tc.yaml), Options{CRDs: crds})
 			if len(tc.want) == 0 {
 				if err != nil {
 					t.Fatalf("want valid, got %v", err)
@@ -103,7 +107,7 @@ func TestValidateFindsEachProblemWithItsFieldPath(t *testing.T) {
 func TestValidateWarnsOfKindsNoSchemaDescribes(t *testing.T) {
 	s := NewSchemas()
 	in := "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: r}\nspec: {anything: 1}\n"
-	warnings, err := s.Validate(context.Background(), []byte(in), Options{})
+	warnings, err := s.Validate(context.Background(), decode(t, in), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,14 +122,14 @@ func TestValidateChecksCRsAgainstCRDsOfTheSameOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := string(crd) + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: huge}\n"
-	_, err = NewSchemas().Validate(context.Background(), []byte(in), Options{})
+	_, err = NewSchemas().Validate(context.Background(), decode(t, in), Options{})
 	if err == nil || !strings.Contains(err.Error(), "Widget w: spec.size: Unsupported value") {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestValidateRefusesVersionsItHasNoSchemasOf(t *testing.T) {
-	_, err := NewSchemas().Validate(context.Background(), []byte(""), Options{KubernetesVersion: "1.20"})
+	_, err := NewSchemas().Validate(context.Background(), decode(t, ""), Options{KubernetesVersion: "1.20"})
 	if err == nil || !strings.Contains(err.Error(), "no schemas of Kubernetes 1.20") {
 		t.Fatalf("err = %v", err)
 	}
@@ -165,9 +169,19 @@ spec:
                 x-kubernetes-validations:
                 - rule: "self.all(k, self[k].matches('^[a-z]+$') && self.all(j, self[j] != self[k] || j == k))"
 `
-	_, err := NewSchemas().Validate(context.Background(), []byte(crd), Options{})
+	_, err := NewSchemas().Validate(context.Background(), decode(t, crd), Options{})
 	if err == nil || !strings.Contains(err.Error(), "CustomResourceDefinition things.example.com: "+
 		"spec.validation.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[0].rule: Forbidden") {
 		t.Fatalf("err = %v", err)
 	}
+}
+
+// decode is the objects of a YAML stream.
+func decode(t *testing.T, stream string) []*unstructured.Unstructured {
+	t.Helper()
+	objs, err := objects.Decode([]byte(stream))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
 }

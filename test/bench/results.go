@@ -141,6 +141,9 @@ var catalogue = []Row{
 	{ID: "P15", Measure: "dashboard Rollout view, 1,000 sites in 2 waves, headless Chromium: page load → every cell " +
 		"shown; status change → the cell updated in the open page; p50/p99 (issue 33)",
 		Target: "load p99 < 1 s, update p99 < 1 s", Notes: "envtest apiserver, internal/dashboard, chromedp"},
+	{ID: "P16", Measure: "validation + policy (issue 32): full render of P9's repository, 100 and 1,000 sites × 20 " +
+		"resources, render alone vs render + validation + policy (CPU time, median)",
+		Target: "≤ 1.30× the render alone", Notes: "anchor: the same render with validation and policy off, same run"},
 }
 
 // Results collects the rows measured in one run; safe for concurrent use.
