@@ -269,8 +269,25 @@ EOT
   waitfor argocd-applicationset-controller curl -sf -o /dev/null "http://127.0.0.1:$APPSET_METRICS/metrics"
 }
 
+# inotify_room raises the per-user limit on inotify instances when it is below 512 and this user may: every
+# kube-apiserver, controller manager, scheduler and siteops manager watches its certificates, and a fleet with
+# several sites (and the tests' own clusters) runs past the usual 128, after which a process that starts
+# fails with "too many open files". Otherwise it says how to raise it.
+inotify_room() {
+  local f=/proc/sys/fs/inotify/max_user_instances n
+  n=$(cat "$f" 2>/dev/null || echo 512)
+  [ "$n" -ge 512 ] && return 0
+  if [ -w "$f" ] && echo 512 >"$f" 2>/dev/null; then
+    log "raised fs.inotify.max_user_instances from $n to 512 (a fleet's processes each watch their certificates)"
+  else
+    log "fs.inotify.max_user_instances is $n; a fleet with several sites may need 512:" \
+      "sysctl -w fs.inotify.max_user_instances=512"
+  fi
+}
+
 cmd_up() {
   local want="etcd kube" c
+  inotify_room
   for c in $COMPONENTS; do want="$want $c"; done
   site_has rollouts && want="$want rollouts"
   # shellcheck disable=SC2086
