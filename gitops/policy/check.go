@@ -35,6 +35,8 @@ import (
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/warning"
+
+	"github.com/siteops/siteops/gitops/internal/objects"
 )
 
 // User is the user every checked request is made as: policies that read request.userInfo see it, not the
@@ -111,7 +113,7 @@ type request struct {
 // the binding does not apply to the object.
 func (c *binding) check(ctx context.Context, m generic.PolicyMatcher, d generic.Dispatcher[validating.PolicyHook],
 	o admission.ObjectInterfaces, params *paramStore, req request) (Result, bool, error) {
-	res := Result{Object: objectID(req.obj), Policy: c.policy.Name, Binding: c.binding.Name}
+	res := Result{Object: objects.ID(req.obj), Policy: c.policy.Name, Binding: c.binding.Name}
 	a, nsUnknown := req.attrs, req.nsUnknown
 	if !c.matches(a, o, m, !nsUnknown) {
 		return res, false, nil

@@ -123,14 +123,6 @@ func withNameLabel(ns *corev1.Namespace) *corev1.Namespace {
 	return ns
 }
 
-// objectID names an object as kind namespace/name, or kind name.
-func objectID(u *unstructured.Unstructured) string {
-	if ns := u.GetNamespace(); ns != "" {
-		return u.GetKind() + " " + ns + "/" + u.GetName()
-	}
-	return u.GetKind() + " " + u.GetName()
-}
-
 // clusterScoped says whether gk is a cluster-scoped built-in kind.
 func clusterScoped(gk schema.GroupKind) bool {
 	var kinds []string

@@ -24,6 +24,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/siteops/siteops/gitops/internal/objects"
 )
 
 // paramStore holds the parameter objects a binding's paramRef can name: the objects of the policy paths that
@@ -64,7 +66,7 @@ func (s *paramStore) informer(apiVersion, kind string) (*paramInformer, error) {
 		for _, u := range list {
 			if u.GroupVersionKind() == gvk {
 				if err := idx.Add(u); err != nil {
-					return nil, fmt.Errorf("indexing parameter %s: %w", objectID(u), err)
+					return nil, fmt.Errorf("indexing parameter %s: %w", objects.ID(u), err)
 				}
 			}
 		}

@@ -39,6 +39,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"sigs.k8s.io/yaml"
+
+	"github.com/siteops/siteops/gitops/internal/objects"
 )
 
 // maxCachedCRDs bounds the compiled CRDs a Schemas keeps; past it the cache starts again.
@@ -109,13 +111,13 @@ func (s *Schemas) ownCRDs(ctx context.Context, objs []*unstructured.Unstructured
 		}
 		if errs := validateCRD(ctx, &crd); len(errs) > 0 {
 			for _, e := range errs {
-				problems = append(problems, fieldProblem(objectID(obj), e))
+				problems = append(problems, fieldProblem(objects.ID(obj), e))
 			}
 			continue
 		}
 		c, err := s.compile(&crd)
 		if err != nil {
-			problems = append(problems, Problem{Object: objectID(obj), Field: "spec.versions", Reason: err.Error()})
+			problems = append(problems, Problem{Object: objects.ID(obj), Field: "spec.versions", Reason: err.Error()})
 			continue
 		}
 		for gvk, v := range c.versions {

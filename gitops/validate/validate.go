@@ -30,6 +30,8 @@ import (
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/siteops/siteops/gitops/internal/objects"
 )
 
 // Schemas compiles and keeps the schemas objects are checked against: the built-in types of each Kubernetes
@@ -106,7 +108,7 @@ func (s *Schemas) Validate(ctx context.Context, objs []*unstructured.Unstructure
 	var missing []string
 	for _, obj := range objs {
 		gvk := obj.GroupVersionKind()
-		id := objectID(obj)
+		id := objects.ID(obj)
 		if v := own.lookup(gvk); v != nil {
 			problems = append(problems, v.validate(ctx, id, obj.Object)...)
 			continue
@@ -129,12 +131,4 @@ func (s *Schemas) Validate(ctx context.Context, objs []*unstructured.Unstructure
 		return warnings, &Error{Problems: problems}
 	}
 	return warnings, nil
-}
-
-// objectID names an object as kind namespace/name, or kind name.
-func objectID(u *unstructured.Unstructured) string {
-	if ns := u.GetNamespace(); ns != "" {
-		return u.GetKind() + " " + ns + "/" + u.GetName()
-	}
-	return u.GetKind() + " " + u.GetName()
 }

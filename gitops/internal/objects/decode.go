@@ -60,3 +60,11 @@ func Decode(stream []byte) ([]*unstructured.Unstructured, error) {
 		}
 	}
 }
+
+// ID names an object as the stages' messages do: kind namespace/name, or kind name.
+func ID(u *unstructured.Unstructured) string {
+	if ns := u.GetNamespace(); ns != "" {
+		return u.GetKind() + " " + ns + "/" + u.GetName()
+	}
+	return u.GetKind() + " " + u.GetName()
+}
