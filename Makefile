@@ -46,6 +46,10 @@ BENCH_DIR := test/bench
 
 LDFLAGS := -s -w -X github.com/siteops/siteops/internal/version.Version=$(VERSION)
 GO_TEST_FLAGS ?=
+# TESTSUMMARY prints go test -json as text and, last, what failed: the failed tests' last log entries. They go to
+# TEST_FAILURES too, which make test prints at its very end, after the output of the targets it runs beside.
+TEST_FAILURES := $(CURDIR)/bin/test-failures.txt
+TESTSUMMARY := $(CURDIR)/bin/testsummary -failures $(TEST_FAILURES)
 # E2E_PARALLEL is how many end-to-end tests that call t.Parallel run at once (go test's default is GOMAXPROCS).
 # They mostly wait (for a scheduled minute, for Argo CD, for a soak), so it is more than the cores, and enough
 # for every such test: one waiting for a part of the fleet another test holds keeps its slot meanwhile.
@@ -133,10 +137,16 @@ verify-boilerplate: ## Fail when a Go file lacks the licence header of hack/boil
 
 .PHONY: test
 test: ## Unit + envtest (real kube-apiserver) + end-to-end on the local cluster. What CI runs.
-	@$(MAKE) --no-print-directory unit-bins
+	@$(MAKE) --no-print-directory unit-bins bin/testsummary
+	@rm -f $(TEST_FAILURES)
 	@# While the unit tests run (they mostly wait on apiservers), the end-to-end fleet's binaries build (niced),
 	@# the fleet starts, fresh, and the end-to-end tests run on it and stop it.
-	@$(MAKE) --no-print-directory -j2 test-unit e2e-on-fresh-fleet || { $(MAKE) --no-print-directory e2e-fleet-down; exit 1; }
+	@$(MAKE) --no-print-directory -j2 test-unit e2e-on-fresh-fleet || \
+	  { $(MAKE) --no-print-directory e2e-fleet-down; cat $(TEST_FAILURES) 2>/dev/null; exit 1; }
+
+# bin/testsummary, which the test targets print go test -json through; built once, before they run side by side.
+bin/testsummary: $(wildcard hack/testsummary/*.go)
+	go build -o $@ ./hack/testsummary
 
 .PHONY: test-deps
 test-deps: ## Install the Debian packages the tests run (git, gnupg, chromium) when missing.
@@ -162,15 +172,17 @@ e2e-bins: ## The rest of the end-to-end cluster's binaries: kwok, Argo Rollouts,
 	nice -n 10 hack/build-bins.sh kwok rollouts argocd
 
 .PHONY: test-unit
-test-unit: envtest ## Unit and envtest tests (real etcd + kube-apiserver); ./... leaves out test/e2e (tag e2e).
+test-unit: envtest bin/testsummary ## Unit and envtest tests (real etcd + kube-apiserver); ./... leaves out test/e2e (tag e2e).
 	assets="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))"; export KUBEBUILDER_ASSETS="$$assets"; \
-	  go test $(GO_TEST_FLAGS) -timeout 30m ./... && cd $(BENCH_DIR) && go test $(GO_TEST_FLAGS) -timeout 30m ./...
+	  go test -json $(GO_TEST_FLAGS) -timeout 30m ./... | $(TESTSUMMARY) && \
+	  cd $(BENCH_DIR) && go test -json $(GO_TEST_FLAGS) -timeout 30m ./... | $(TESTSUMMARY)
 
 .PHONY: test-e2e
-test-e2e: ## End-to-end tests on the local fleet (hack/local-cluster.sh), its binaries built on first use.
+test-e2e: bin/testsummary ## End-to-end tests on the local fleet (hack/local-cluster.sh), its binaries built on first use.
 	hack/build-bins.sh etcd kube kwok rollouts argocd
 	SITEOPS_E2E_FLEET=$(SITEOPS_E2E_FLEET) \
-	  go test -tags e2e $(GO_TEST_FLAGS) -count=1 -timeout 40m -parallel $(E2E_PARALLEL) -v ./test/e2e/...
+	  go test -json -tags e2e $(GO_TEST_FLAGS) -count=1 -timeout 40m -parallel $(E2E_PARALLEL) -v ./test/e2e/... | \
+	  $(TESTSUMMARY) -v
 
 .PHONY: test-make-run
 test-make-run: ## make run's own tests (test/makerun), not in make test: the tour as make run prints it, and Ctrl-C.
