@@ -77,6 +77,10 @@ REPO_METRICS=$((PB + 11)) CTRL_METRICS=$((PB + 12)) GIT_PORT=$((PB + 13)) APPSET
 APPSET_PROBE=$((PB + 15)) APPSET_WEBHOOK=$((PB + 16))
 SITES=${SITEOPS_CLUSTER_SITES:-}
 SITES=${SITES//,/ }
+# NODE_GRACE is how long a node may miss its heartbeats before the node lifecycle controller marks it and every
+# pod on it NotReady: long, because kwok, unlike a kubelet, never reports such pods Ready again once the node is
+# back, and a test that restarts an API server under load can keep it away longer than the usual 50 s.
+NODE_GRACE=10m
 export KUBECONFIG=$D/admin.kubeconfig
 P=$D/pki
 
@@ -167,7 +171,8 @@ up_control_plane() {
     --bind-address=127.0.0.1 --secure-port="$KCM_PORT" --leader-elect=false \
     --service-account-private-key-file="$P/sa.key" --root-ca-file="$P/ca.crt" \
     --cluster-signing-cert-file="$P/ca.crt" --cluster-signing-key-file="$P/ca.key" \
-    --use-service-account-credentials=false --controllers="${SITEOPS_CLUSTER_KCM_CONTROLLERS:-*}"
+    --use-service-account-credentials=false --controllers="${SITEOPS_CLUSTER_KCM_CONTROLLERS:-*}" \
+    --node-monitor-grace-period="$NODE_GRACE"
   # The scheduler is required: kwok does not bind pods to nodes.
   start kube-scheduler "$kube/kube-scheduler" --kubeconfig="$KUBECONFIG" --authentication-kubeconfig="$KUBECONFIG" \
     --authorization-kubeconfig="$KUBECONFIG" --bind-address=127.0.0.1 --secure-port="$SCHED_PORT" --leader-elect=false
