@@ -117,7 +117,7 @@ up_site() {
   start "site.$name.kube-controller-manager" "$kube/kube-controller-manager" --kubeconfig="$kc" \
     --authentication-kubeconfig="$kc" --authorization-kubeconfig="$kc" --bind-address=127.0.0.1 \
     --secure-port=$((port + 1)) --leader-elect=false --service-account-private-key-file="$sp/sa.key" \
-    --root-ca-file="$sp/ca.crt" --cluster-signing-cert-file="$sp/ca.crt" --cluster-signing-key-file="$sp/ca.key" \
+    --root-ca-file="$sp/ca.crt" \
     --use-service-account-credentials=false --profiling=false --node-monitor-grace-period="$NODE_GRACE"
   start "site.$name.kube-scheduler" "$kube/kube-scheduler" --kubeconfig="$kc" --authentication-kubeconfig="$kc" \
     --authorization-kubeconfig="$kc" --bind-address=127.0.0.1 --secure-port=$((port + 2)) --leader-elect=false \
