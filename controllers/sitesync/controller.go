@@ -81,8 +81,10 @@ type Reconciler struct {
 	// reads them (the manager's cache, fed by the watch).
 	deliveryObserved bool
 	applications     client.Reader
-	// refreshed remembers which Applications were asked to refresh for which rendered head.
-	refreshed *refreshTracker
+	// refreshed remembers which Applications were asked to refresh for which rendered head; appSetAsks, when
+	// the ApplicationSets were asked to run their generators.
+	refreshed  *refreshTracker
+	appSetAsks *appSetAskTracker
 	// analysisObserved is set at setup when the cluster serves Argo Rollouts' AnalysisRun kind (analysis.go).
 	analysisObserved bool
 }
@@ -141,6 +143,9 @@ func (r *Reconciler) defaults(apiReader client.Reader) {
 	}
 	if r.lag == nil {
 		r.lag = newLagTracker()
+	}
+	if r.appSetAsks == nil {
+		r.appSetAsks = newAppSetAskTracker()
 	}
 	if r.refreshed == nil {
 		r.refreshed = newRefreshTracker()
@@ -259,6 +264,7 @@ func (r *Reconciler) finish(ctx context.Context, run *scope, result ctrl.Result,
 func (r *Reconciler) forget(key types.NamespacedName) error {
 	r.lag.forget(key)
 	r.refreshed.forget(key)
+	r.appSetAsks.forget(key)
 	r.Metrics.forget(key)
 	r.Ledger.forget(key)
 	remove := os.RemoveAll

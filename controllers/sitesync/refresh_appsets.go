@@ -19,6 +19,8 @@ package sitesync
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -38,22 +40,27 @@ func appSetGVK() schema.GroupVersionKind {
 	return schema.GroupVersionKind{Group: "argoproj.io", Version: "v1alpha1", Kind: "ApplicationSet"}
 }
 
-// appSetsSite is the refresh tracker's key for the ApplicationSets of a SiteSync (no site is named so).
-const appSetsSite = "/applicationsets"
+// appSetAskAgain is how long a new site may go without its Application after siteops asked the ApplicationSets
+// to run their generators before it asks again, at most appSetAsks times per branch head. Argo CD can miss an
+// ask: an ApplicationSet reconcile that began before the annotation arrived clears it unread, and one whose
+// repo-server still holds the branch's refs from before the push (3 minutes) generates nothing new.
+const (
+	appSetAskAgain = 15 * time.Second
+	appSetAsks     = 8
+)
 
 // refreshApplicationSets asks the ApplicationSets that generate the sites' Applications to look at the
-// rendered branch now, when this sync's push wrote the folder of a site that has no Application yet (a new
-// site): its Application then appears within seconds. The ApplicationSets are those in the delivery namespace
-// labelled gitops.siteops.dev/sitesync=<name>, as base/argocd's is. Once per branch head; without Argo CD's
-// ApplicationSet kind it does nothing.
+// rendered branch now, when the branch head wrote the folder of a site that has no Application yet (a new
+// site): its Application then appears within seconds. While it does not, it asks again (appSetAskAgain). The
+// ApplicationSets are those in the delivery namespace labelled gitops.siteops.dev/sitesync=<name>, as
+// base/argocd's is. Without Argo CD's ApplicationSet kind it does nothing.
 func (r *Reconciler) refreshApplicationSets(ctx context.Context, run *scope) error {
-	st := run.obj.Status
-	head := st.RenderedRevision
-	if !r.deliveryObserved || !run.result.Pushed || head == "" || !newSiteIn(run, head) {
+	head := run.obj.Status.RenderedRevision
+	if !r.deliveryObserved || head == "" || !newSiteIn(run, head) {
 		return nil
 	}
 	key := client.ObjectKeyFromObject(run.obj)
-	if !r.refreshed.first(key, appSetsSite, head) {
+	if !r.appSetAsks.due(key, head, r.Clock.Now()) {
 		return nil
 	}
 	list := &unstructured.UnstructuredList{}
@@ -64,16 +71,19 @@ func (r *Reconciler) refreshApplicationSets(ctx context.Context, run *scope) err
 	case meta.IsNoMatchError(err):
 		return nil
 	case err != nil:
-		r.refreshed.undo(key, appSetsSite)
+		r.appSetAsks.undo(key)
 		return fmt.Errorf("listing the ApplicationSets of the sites: %w", err)
 	}
 	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:"true"}}}`, appSetRefreshAnnotation)
 	for i := range list.Items {
 		if err := r.Patch(ctx, &list.Items[i],
 			client.RawPatch(types.MergePatchType, patch)); client.IgnoreNotFound(err) != nil {
-			r.refreshed.undo(key, appSetsSite)
+			r.appSetAsks.undo(key)
 			return fmt.Errorf("annotating ApplicationSet %s/%s: %w", list.Items[i].GetNamespace(), list.Items[i].GetName(), err)
 		}
+	}
+	if len(list.Items) > 0 {
+		run.RequeueAfter(appSetAskAgain)
 	}
 	return nil
 }
@@ -87,3 +97,46 @@ func newSiteIn(run *scope, head string) bool {
 	}
 	return false
 }
+
+// appSetAskTracker remembers, per SiteSync, the branch head its ApplicationSets were last asked to run their
+// generators for, when, and how many times.
+type appSetAskTracker struct {
+	mu   sync.Mutex
+	last map[types.NamespacedName]appSetAsk
+}
+
+type appSetAsk struct {
+	head string
+	at   time.Time
+	n    int
+}
+
+func newAppSetAskTracker() *appSetAskTracker {
+	return &appSetAskTracker{last: map[types.NamespacedName]appSetAsk{}}
+}
+
+// due records an ask for head at now and reports whether it is due: the first for head, or appSetAskAgain after
+// the last one while fewer than appSetAsks were made.
+func (t *appSetAskTracker) due(key types.NamespacedName, head string, now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	last, ok := t.last[key]
+	if ok && last.head == head && (last.n >= appSetAsks || now.Sub(last.at) < appSetAskAgain) {
+		return false
+	}
+	if !ok || last.head != head {
+		last = appSetAsk{head: head}
+	}
+	t.last[key] = appSetAsk{head: head, at: now, n: last.n + 1}
+	return true
+}
+
+// undo forgets key's last ask, after it failed.
+func (t *appSetAskTracker) undo(key types.NamespacedName) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.last, key)
+}
+
+// forget drops key's record.
+func (t *appSetAskTracker) forget(key types.NamespacedName) { t.undo(key) }
