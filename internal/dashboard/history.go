@@ -20,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
@@ -28,12 +27,11 @@ import (
 	"github.com/siteops/siteops/gitops/sitediff"
 )
 
-// Bounds of the Site view's history: how many rendered commits it shows, how long one read of the rendered
-// branch may take, and how many sites' histories the Server keeps.
+// Bounds of the Site view's history: how many rendered commits it shows, and how long one read of the
+// rendered branch may take.
 const (
 	historyCommits = 20
 	historyTimeout = time.Minute
-	historyMemoMax = 64
 )
 
 // errNoGit is the Site and Ledger views' note when the dashboard was started without a clone cache folder.
@@ -77,38 +75,9 @@ type objectDiff struct {
 // diffLine is one line of a unified diff and its kind: add, del, hunk, head or ctx.
 type diffLine struct{ Kind, Text string }
 
-// historyMemo keeps the histories the Server read, by SiteSync, site, rendered head and where they were read
-// from: the rendered branch's history does not change while the head stays, and the page renders again at
-// every status change.
-type historyMemo struct {
-	mu      sync.Mutex
-	entries map[string]siteHistory
-}
-
-func (m *historyMemo) get(key string) (siteHistory, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	h, ok := m.entries[key]
-	return h, ok
-}
-
-func (m *historyMemo) put(key string, h siteHistory) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.entries == nil {
-		m.entries = map[string]siteHistory{}
-	}
-	for k := range m.entries { // full: forget one, any one
-		if len(m.entries) < historyMemoMax {
-			break
-		}
-		delete(m.entries, k)
-	}
-	m.entries[key] = h
-}
-
 // siteHistory reads the site's last historyCommits rendered commits from ss's rendered branch, each with the
-// diff against the site's previous rendered commit. A failed read is not kept: the next render tries again.
+// diff against the site's previous rendered commit. What it read, or why it could not, is kept (see
+// historyMemo).
 func (s *Server) siteHistory(ctx context.Context, ss *gitopsv1alpha1.SiteSync, site string) (siteHistory, error) {
 	src := s.opts.Rendered
 	if src.WorkDir == "" {
@@ -117,13 +86,14 @@ func (s *Server) siteHistory(ctx context.Context, ss *gitopsv1alpha1.SiteSync, s
 	opts := src.Options(ss)
 	key := strings.Join([]string{ss.Namespace, ss.Name, site, ss.Status.RenderedRevision, opts.Target.URL,
 		opts.Target.Branch, opts.Target.PathTemplate}, "\x00")
-	if h, ok := s.hist.get(key); ok {
-		return h, nil
+	if e, ok := s.hist.get(key, s.opts.Clock.Now()); ok {
+		return e.history, e.err
 	}
 	ctx, cancel := context.WithTimeout(ctx, historyTimeout)
 	defer cancel()
 	gh, err := s.opts.Syncer.ReadSiteHistory(ctx, opts, ss.Status.RenderedRevision, site, historyCommits)
 	if err != nil {
+		s.hist.put(key, memoEntry{err: err, at: s.opts.Clock.Now()})
 		return siteHistory{}, err
 	}
 	h := siteHistory{Branch: opts.Target.Branch, Path: gh.Path, More: gh.More}
@@ -134,7 +104,7 @@ func (s *Server) siteHistory(ctx context.Context, ss *gitopsv1alpha1.SiteSync, s
 		h.Commits = append(h.Commits, historyCommit{Commit: c.Commit, Previous: c.Previous, At: c.At,
 			Subject: c.Subject, Source: c.SourceRevision, Trailers: c.Trailers, Diff: manifestChange(site, c)})
 	}
-	s.hist.put(key, h)
+	s.hist.put(key, memoEntry{history: h, at: s.opts.Clock.Now()})
 	return h, nil
 }
 
