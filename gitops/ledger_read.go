@@ -34,30 +34,43 @@ import (
 // commits.
 func (sy *Syncer) ReadPublishes(ctx context.Context, opts SyncOptions, head string,
 	since time.Time) ([]ledger.Publish, error) {
-	o, err := withDefaults(opts)
-	if err != nil {
-		return nil, err
-	}
-	auth, err := source.AuthMethod(o.Target.URL, o.Target.Auth, o.WorkDir)
-	if err != nil {
-		return nil, err
-	}
-	ca, err := source.CABundle(o.Target.Auth)
-	if err != nil {
-		return nil, err
-	}
-	tgt, err := sy.caches.Open(o.WorkDir, "tgt", o.Target.URL, auth, ca)
+	tgt, h, _, err := sy.openTargetAt(ctx, opts, head)
 	if err != nil {
 		return nil, err
 	}
 	defer tgt.Release()
+	return sy.ledger.Read(tgt.Dir(), tgt.Repo(), h, since)
+}
+
+// openTargetAt opens the clone cache of the target branch of opts and returns it with the commit to read
+// from: head when the cache has it, else the branch's head as fetched (zero when the branch does not
+// exist). It returns opts with their defaults. Release the cache when done.
+func (sy *Syncer) openTargetAt(ctx context.Context, opts SyncOptions, head string) (*source.Cache, plumbing.Hash,
+	SyncOptions, error) {
+	o, err := withDefaults(opts)
+	if err != nil {
+		return nil, plumbing.ZeroHash, o, err
+	}
+	auth, err := source.AuthMethod(o.Target.URL, o.Target.Auth, o.WorkDir)
+	if err != nil {
+		return nil, plumbing.ZeroHash, o, err
+	}
+	ca, err := source.CABundle(o.Target.Auth)
+	if err != nil {
+		return nil, plumbing.ZeroHash, o, err
+	}
+	tgt, err := sy.caches.Open(o.WorkDir, "tgt", o.Target.URL, auth, ca)
+	if err != nil {
+		return nil, plumbing.ZeroHash, o, err
+	}
 	h := plumbing.NewHash(head)
 	if _, err := tgt.Repo().CommitObject(h); head == "" || err != nil {
 		b, err := tgt.FetchBranch(ctx, o.Target.Branch)
 		if err != nil {
-			return nil, o.redact(fmt.Errorf("fetching target branch %q: %w", o.Target.Branch, err))
+			tgt.Release()
+			return nil, plumbing.ZeroHash, o, o.redact(fmt.Errorf("fetching target branch %q: %w", o.Target.Branch, err))
 		}
 		h = b.Head
 	}
-	return sy.ledger.Read(tgt.Dir(), tgt.Repo(), h, since)
+	return tgt, h, o, nil
 }

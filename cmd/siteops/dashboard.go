@@ -23,20 +23,26 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/siteops/siteops/apis"
+	"github.com/siteops/siteops/gitops"
 	"github.com/siteops/siteops/internal/dashboard"
+	"github.com/siteops/siteops/internal/sitesyncledger"
 )
 
 // runDashboard serves the read-only web dashboard on a loopback address until ctx ends (Ctrl-C). It reads the
-// SiteSyncs with the kubeconfig's credentials, as kubectl proxy does: no endpoint runs in the cluster.
-func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("dashboard", "[--addr 127.0.0.1:PORT] [--kubeconfig FILE] [-n NAMESPACE | -A]", stderr)
+// SiteSyncs with the kubeconfig's credentials, as kubectl proxy does: no endpoint runs in the cluster. The
+// rendered branches (the Site view's history, the Ledger view) it fetches as `siteops ledger` does.
+func runDashboard(ctx context.Context, sy *gitops.Syncer, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("dashboard", "[--addr 127.0.0.1:PORT] [--kubeconfig FILE] [-n NAMESPACE | -A] "+
+		"[--target-url URL]", stderr)
 	addr := fs.String("addr", "127.0.0.1:8088", "loopback address to serve the dashboard on")
 	kubeconfig := fs.String("kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)")
 	namespace := fs.String("n", "", "namespace of the SiteSyncs (default: the kubeconfig context's)")
 	all := fs.Bool("A", false, "SiteSyncs of every namespace")
+	targetURL := fs.String("target-url", "", "repository of the rendered branches (default: each SiteSync's target)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -56,7 +62,16 @@ func runDashboard(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	srv, err := dashboard.New(cfg, scheme, dashboard.Options{Namespace: ns})
+	dir, err := cacheDir()
+	if err != nil {
+		return err
+	}
+	auth, err := authFromEnv()
+	if err != nil {
+		return err
+	}
+	srv, err := dashboard.New(cfg, scheme, dashboard.Options{Namespace: ns, Syncer: sy,
+		Rendered: sitesyncledger.Source{WorkDir: filepath.Join(dir, "dashboard"), Auth: auth, TargetURL: *targetURL}})
 	if err != nil {
 		return err
 	}

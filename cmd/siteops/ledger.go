@@ -53,10 +53,10 @@ func runLedger(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 	if err := parseOnly(fs, args); err != nil {
 		return err
 	}
-	span, err := parseWindow(*window)
+	span, err := sitesyncledger.ParseWindow(*window)
 	switch {
 	case err != nil:
-		return usageError{err.Error()}
+		return usageError{"--" + err.Error()}
 	case *output != "table" && *output != "json":
 		return usageError{fmt.Sprintf("-o %q: want table or json", *output)}
 	case fs.NArg() > 1:
@@ -97,24 +97,6 @@ func runLedger(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 		return nil
 	}
 	return writeLedger(stdout, entries)
-}
-
-// parseWindow reads "30d" (days) or a Go duration ("12h").
-func parseWindow(s string) (time.Duration, error) {
-	var d time.Duration
-	var err error
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		var n float64
-		if n, err = strconv.ParseFloat(days, 64); err == nil {
-			d = time.Duration(n * 24 * float64(time.Hour))
-		}
-	} else {
-		d, err = time.ParseDuration(s)
-	}
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("--window %q: want days (30d) or a duration (12h), more than 0", s)
-	}
-	return d, nil
 }
 
 // writeLedger prints each SiteSync's four metrics, then one row per site.

@@ -35,7 +35,7 @@ limitations under the License.
 //	siteops ledger [--kubeconfig FILE] [-n NAMESPACE | -A] [--window 30d] [-o table|json] [NAME]
 //	siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
 //	siteops rollout history [--kubeconfig FILE] [-n NAMESPACE] [-o table|json] [NAME]
-//	siteops dashboard [--addr 127.0.0.1:PORT] [--kubeconfig FILE] [-n NAMESPACE | -A]
+//	siteops dashboard [--addr 127.0.0.1:PORT] [--kubeconfig FILE] [-n NAMESPACE | -A] [--target-url URL]
 //	siteops version
 package main
 
@@ -72,7 +72,7 @@ Usage:
   siteops ledger [--kubeconfig FILE] [-n NAMESPACE | -A] [--window 30d] [-o table|json] [NAME]
   siteops rollout pause|resume [--kubeconfig FILE] [-n NAMESPACE] [--reason TEXT] NAME
   siteops rollout history [--kubeconfig FILE] [-n NAMESPACE] [-o table|json] [NAME]
-  siteops dashboard [--addr 127.0.0.1:PORT] [--kubeconfig FILE] [-n NAMESPACE | -A]
+  siteops dashboard [--addr 127.0.0.1:PORT] [--kubeconfig FILE] [-n NAMESPACE | -A] [--target-url URL]
   siteops version
 
 Run "siteops <command> -h" for the flags of a command.
@@ -122,7 +122,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "ledger":
 		err = runLedger(ctx, sy, args[1:], stdout, stderr)
 	case "dashboard":
-		err = runDashboard(ctx, args[1:], stdout, stderr)
+		err = runDashboard(ctx, sy, args[1:], stdout, stderr)
 	case "version":
 		err = runVersion(stdout)
 	case "help", "-h", "--help":

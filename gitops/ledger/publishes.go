@@ -108,14 +108,11 @@ func parsePublish(c *object.Commit) (Publish, bool) {
 	return p, true
 }
 
-// trailers reads the "Key: Value" lines of a commit message's last paragraph.
+// trailers are the commit message's trailers by key (the last of a repeated key).
 func trailers(msg string) map[string]string {
-	paras := strings.Split(strings.TrimSpace(msg), "\n\n")
 	out := map[string]string{}
-	for _, line := range strings.Split(paras[len(paras)-1], "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && !strings.ContainsAny(k, " \t") {
-			out[k] = strings.TrimSpace(v)
-		}
+	for _, t := range publish.ParseTrailers(msg) {
+		out[t.Key] = t.Value
 	}
 	return out
 }

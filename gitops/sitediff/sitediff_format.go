@@ -151,6 +151,9 @@ func (d SitesDiff) markdown(withDiffs bool) string {
 	return b.String()
 }
 
+// Clipped is the object's diff cut to its first lines, as Text and Markdown print it.
+func (c ObjectChange) Clipped() string { return clipDiff(c.Diff) }
+
 // clipDiff keeps the first maxDiffLines lines of a diff and says how many were left out.
 func clipDiff(diff string) string {
 	lines := strings.SplitAfter(diff, "\n")

@@ -20,6 +20,8 @@ import (
 	"embed"
 	"html/template"
 	"io/fs"
+	"math"
+	"strconv"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/duration"
@@ -55,6 +57,13 @@ func parseTemplates(clk clock.PassiveClock) (*template.Template, error) {
 			}
 			return timeTag(t, "left", text)
 		},
+		// percent is a rate as a percentage to a tenth ("40%", "33.3%").
+		"percent": func(f float64) string { return strconv.FormatFloat(math.Round(1000*f)/10, 'f', -1, 64) + "%" },
+		// seconds is a duration in seconds as Go prints it, to the second ("3h0m0s").
+		"seconds": func(secs float64) string {
+			return time.Duration(secs * float64(time.Second)).Round(time.Second).String()
+		},
+		"short": short,
 	}
 	return template.New("dashboard").Funcs(funcs).ParseFS(assets, "templates/*.html")
 }

@@ -42,8 +42,9 @@ type view struct {
 // crumb is one link of the page header's trail.
 type crumb struct{ Href, Text string }
 
-// Handler serves the views at /, /sitesyncs/NAMESPACE/NAME and /sitesyncs/NAMESPACE/NAME/sites/SITE, their
-// event streams under /events/, and the stylesheet and script under /static/.
+// Handler serves the views at /, /sitesyncs/NAMESPACE/NAME, /sitesyncs/NAMESPACE/NAME/sites/SITE and
+// /sitesyncs/NAMESPACE/NAME/ledger, their event streams under /events/, and the stylesheet and script under
+// /static/.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(staticFiles())))
@@ -51,6 +52,7 @@ func (s *Server) Handler() http.Handler {
 		"/{$}":                          s.fleetView,
 		"/sitesyncs/{namespace}/{name}": s.rolloutView,
 		"/sitesyncs/{namespace}/{name}/sites/{site}": s.siteView,
+		"/sitesyncs/{namespace}/{name}/ledger":       s.ledgerView,
 	}
 	for path, resolve := range routes {
 		mux.HandleFunc("GET "+path, s.page(resolve))
@@ -87,7 +89,15 @@ func (s *Server) siteView(r *http.Request) view {
 		render: func(ctx context.Context) (string, any, bool, error) {
 			ss, err := s.get(ctx, ns, name)
 			p := newSitePage(ns, name, site, ss)
-			return "site", p, p.Found, err
+			if err != nil || !p.Found {
+				return "site", p, p.Found, err
+			}
+			if h, err := s.siteHistory(ctx, ss, site); err != nil {
+				p.HistoryError = notReadable(err)
+			} else {
+				p.withHistory(ss, h)
+			}
+			return "site", p, true, nil
 		}}
 }
 

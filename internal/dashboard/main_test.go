@@ -18,7 +18,9 @@ package dashboard
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -77,7 +79,13 @@ func newNamespace(tb testing.TB) string {
 // startDashboard starts a dashboard on the SiteSyncs of ns and serves it on 127.0.0.1; it returns its URL.
 func startDashboard(tb testing.TB, ns string) string {
 	tb.Helper()
-	srv, err := New(env.Config, env.Scheme, Options{Namespace: ns})
+	return startDashboardWith(tb, Options{Namespace: ns})
+}
+
+// startDashboardWith starts a dashboard with opts and serves it on 127.0.0.1; it returns its URL.
+func startDashboardWith(tb testing.TB, opts Options) string {
+	tb.Helper()
+	srv, err := New(env.Config, env.Scheme, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -177,4 +185,25 @@ func get(tb testing.TB, url string, header http.Header) *http.Response {
 	}
 	tb.Cleanup(func() { _ = resp.Body.Close() })
 	return resp
+}
+
+// readBody reads a response's body.
+func readBody(tb testing.TB, resp *http.Response) string {
+	tb.Helper()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
+
+// texts is the visible text of the first element matching each CSS selector ("" for none), read at one
+// instant: an update the server pushes meanwhile cannot swap an element out between two reads.
+func texts(sels ...string) chromedp.Action[map[string]string] {
+	js, err := json.Marshal(sels)
+	if err != nil {
+		panic(err) // a list of strings
+	}
+	return chromedp.Evaluate[map[string]string](`Object.fromEntries(` + string(js) +
+		`.map(s => [s, (document.querySelector(s) || {innerText: ""}).innerText.trim()]))`)
 }

@@ -15,10 +15,11 @@ limitations under the License.
 */
 
 // Package dashboard serves siteops' read-only web dashboard: the Fleet of SiteSyncs, each SiteSync's rollout
-// as a waves × sites grid, and each site's state. It reads the SiteSyncs with the credentials it is given (the
-// user's kubeconfig, as kubectl proxy does), keeps them in a watch-fed cache, and pushes each page's new
-// content to the browser with Server-Sent Events when a SiteSync it shows changes. It serves only GET, and
-// only to requests addressed to a loopback host.
+// as a waves × sites grid, each site's state and rendered history, and each SiteSync's delivery ledger. It
+// reads the SiteSyncs with the credentials it is given (the user's kubeconfig, as kubectl proxy does), keeps
+// them in a watch-fed cache, and pushes each page's new content to the browser with Server-Sent Events when a
+// SiteSync it shows changes. The rendered branches it reads from Git with the credentials it is given. It
+// serves only GET, and only to requests addressed to a loopback host.
 package dashboard
 
 import (
@@ -37,14 +38,23 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/internal/sitesyncledger"
 )
 
 // Options configure a Server.
 type Options struct {
 	// Namespace limits the dashboard to the SiteSyncs of one namespace; empty means every namespace.
 	Namespace string
-	// Clock dates the pages' relative times ("3m ago"); nil means the real clock.
+	// Clock dates the pages' relative times ("3m ago") and ends the Ledger view's window; nil means the real
+	// clock.
 	Clock clock.PassiveClock
+	// Syncer reads the rendered branches for the Site view's history and the Ledger view; nil means one of
+	// the Server's own.
+	Syncer *gitops.Syncer
+	// Rendered says where the rendered branches are fetched from (clone cache folder, credentials, a URL
+	// reachable from here); without a WorkDir the Site and Ledger views say the history is not read.
+	Rendered sitesyncledger.Source
 }
 
 // Server is the dashboard: a cache of the SiteSyncs fed by one watch, the open pages' event streams, and the
@@ -56,12 +66,16 @@ type Server struct {
 	cache  cache.Cache
 	tmpl   *template.Template
 	hub    hub
+	hist   historyMemo
 }
 
 // New returns a Server reading SiteSyncs with cfg's credentials. Start it before serving its Handler.
 func New(cfg *rest.Config, scheme *runtime.Scheme, opts Options) (*Server, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
+	}
+	if opts.Syncer == nil {
+		opts.Syncer = gitops.NewSyncer(gitops.SyncerOptions{})
 	}
 	tmpl, err := parseTemplates(opts.Clock)
 	if err != nil {

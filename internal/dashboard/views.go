@@ -107,6 +107,9 @@ type sitePage struct {
 	PublishedAt           *time.Time
 	SoakUntil             *time.Time
 	Cell                  cell
+	// History is the site's rendered commits, newest first; HistoryError says why they could not be read.
+	History      *siteHistory
+	HistoryError string
 }
 
 // newSitePage is the Site view of site in ss (nil when the SiteSync is not there).
@@ -132,6 +135,18 @@ func newSitePage(namespace, name, site string, ss *gitopsv1alpha1.SiteSync) site
 		}
 	}
 	return p
+}
+
+// withHistory adds the site's rendered history h to the page, each commit with what the status of ss knows of
+// its delivery; h is the memo's and stays as it is.
+func (p *sitePage) withHistory(ss *gitopsv1alpha1.SiteSync, h siteHistory) {
+	commits := make([]historyCommit, len(h.Commits))
+	for i, c := range h.Commits {
+		c.Delivery = deliveryMarks(ss, &p.Status, p.Rollout, p.Site, c)
+		commits[i] = c
+	}
+	h.Commits = commits
+	p.History = &h
 }
 
 // short is a commit SHA's first 12 characters, or "-".

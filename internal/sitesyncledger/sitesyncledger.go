@@ -21,6 +21,9 @@ package sitesyncledger
 
 import (
 	"context"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -48,21 +51,45 @@ type Source struct {
 	TargetURL string
 }
 
-// Read fetches ss's rendered branch with sy and returns the ledger of ss over w.
-func Read(ctx context.Context, sy *gitops.Syncer, ss *gitopsv1alpha1.SiteSync, src Source,
-	w ledger.Window) (ledger.Report, error) {
+// Options are the options of a read of ss's rendered branch from src (gitops.Syncer.ReadPublishes,
+// ReadSiteHistory).
+func (src Source) Options(ss *gitopsv1alpha1.SiteSync) gitops.SyncOptions {
 	url := ss.Spec.Target.URL
 	if src.TargetURL != "" {
 		url = src.TargetURL
 	}
-	opts := gitops.SyncOptions{Source: gitops.SourceSpec{URL: ss.Spec.Source.URL, Auth: src.Auth},
-		Target:  gitops.TargetSpec{URL: url, Branch: ss.Spec.Target.Branch, Auth: src.Auth},
+	return gitops.SyncOptions{Source: gitops.SourceSpec{URL: ss.Spec.Source.URL, Auth: src.Auth},
+		Target: gitops.TargetSpec{URL: url, Branch: ss.Spec.Target.Branch, PathTemplate: ss.Spec.Target.PathTemplate,
+			Auth: src.Auth},
 		WorkDir: src.WorkDir}
-	pubs, err := sy.ReadPublishes(ctx, opts, "", w.From)
+}
+
+// Read fetches ss's rendered branch with sy and returns the ledger of ss over w.
+func Read(ctx context.Context, sy *gitops.Syncer, ss *gitopsv1alpha1.SiteSync, src Source,
+	w ledger.Window) (ledger.Report, error) {
+	pubs, err := sy.ReadPublishes(ctx, src.Options(ss), "", w.From)
 	if err != nil {
 		return ledger.Report{}, err
 	}
 	return Report(ss, pubs, w), nil
+}
+
+// ParseWindow reads a ledger window: days ("30d") or a Go duration ("12h"), more than 0.
+func ParseWindow(s string) (time.Duration, error) {
+	var d time.Duration
+	var err error
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		var n float64
+		if n, err = strconv.ParseFloat(days, 64); err == nil {
+			d = time.Duration(n * 24 * float64(time.Hour))
+		}
+	} else {
+		d, err = time.ParseDuration(s)
+	}
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("window %q: want days (30d) or a duration (12h), more than 0", s)
+	}
+	return d, nil
 }
 
 // Changes is status.history as the ledger reads it.

@@ -62,7 +62,7 @@
     });
   }
 
-  var source = new EventSource("/events" + location.pathname);
+  var source = new EventSource("/events" + location.pathname + location.search);
   source.addEventListener("view", function (e) { patch(e.data); });
   source.onopen = function () { setLive("live"); };
   source.onerror = function () { setLive("reconnecting"); };
