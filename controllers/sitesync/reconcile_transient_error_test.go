@@ -58,7 +58,8 @@ func shellFixture(t *testing.T, sync func(context.Context, gitops.SyncOptions) (
 	rec := events.NewFakeRecorder(10)
 	r := &Reconciler{Client: c, APIReader: c, Scheme: scheme, Recorder: rec,
 		Clock: clocktesting.NewFakePassiveClock(epoch), WorkDir: t.TempDir(),
-		sync: sync, random: func() float64 { return 0 }, lag: newLagTracker(), refreshed: newRefreshTracker()}
+		sync: sync, random: func() float64 { return 0 }, lag: newLagTracker(), refreshed: newRefreshTracker(),
+		appSetAsks: newAppSetAskTracker()}
 	return r, c, rec
 }
 
