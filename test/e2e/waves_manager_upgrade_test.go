@@ -162,13 +162,29 @@ func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 		return got == "Healthy|"+v2+" Healthy|Delivered", got
 	})
 	f.rolloutsGet(a, "after promote")
-	f.checkManagerUntouched(b, rvB, folderB, "before "+a+" has soaked")
+	// B is untouched while A soaks; when this test looks after the soak (a slow machine), B's publish time
+	// below shows it came after the soak.
+	var soakUntil time.Time
+	waitFor(t, time.Minute, a+"'s soak end in status.rollout", func() (bool, string) {
+		got := f.rolloutSite(a, "soakUntil")
+		var err error
+		soakUntil, err = time.Parse(time.RFC3339, got)
+		return err == nil, got
+	})
+	if time.Now().Before(soakUntil) {
+		f.checkManagerUntouched(b, rvB, folderB, "before "+a+" has soaked")
+	}
 	waitFor(t, 3*time.Minute, b+" gets "+short(bump)+" after "+a+" soaked, its manager paused", func() (bool, string) {
 		got := managerOnSite(b, "{.status.phase}|{.spec.template.spec.containers[0].image}") + " " +
 			f.site(b, "managerRollout") + " " + f.rollout("revision", "phase", "wave") + " " + f.rolloutSite(b, "state")
 		return got == "Paused|"+v2+" Suspended "+bump+"|Progressing|"+gitopsv1alpha1.ImplicitWave+" Published",
 			got + " " + f.rollout("message")
 	})
+	if published, err := time.Parse(time.RFC3339, f.rolloutSite(b, "publishedAt")); err != nil ||
+		published.Before(soakUntil) {
+		t.Fatalf("%s published at %q, want at or after %s's soak end %s (%v)", b, f.rolloutSite(b, "publishedAt"), a,
+			soakUntil.Format(time.RFC3339), err)
+	}
 	toB := f.siteField(b, "renderedCommit")
 	if toB == toA || f.isAncestor(toB, toA) {
 		t.Fatalf("%s's rendered commit %s is not after %s's %s", b, short(toB), a, short(toA))
