@@ -70,10 +70,15 @@ func (u *upgradeRun) abortPaused(active, activeHash, preview, previewHash string
 	u.specsUnchanged("after abort")
 
 	u.setTag("v0.2.0", "v0.1.0")
-	waitFor(t, 2*time.Minute, "Rollout Healthy on the active colour "+
+	// Argo CD runs one operation at a time: the revert waits for a sync still running (on a loaded machine the
+	// bump's took two minutes), hence the Application's operation in what the wait last saw.
+	waitFor(t, 4*time.Minute, "Rollout Healthy on the active colour "+
 		"after the bump is reverted in Git", func() (bool, string) {
 		st := u.rollout("{.status.phase}/{.status.stableRS}/{.status.abort}")
-		return st == "Healthy/"+activeHash+"/" && u.active() == activeHash, st + " active=" + u.active()
+		return st == "Healthy/"+activeHash+"/" && u.active() == activeHash, st + " active=" + u.active() +
+			" application " + jsonpath("-n", "argocd", "get", "application", "siteops-pods", "-o",
+			"jsonpath={.status.sync.status}/{.status.sync.revision}/{.status.operationState.phase}: "+
+				"{.status.operationState.message}")
 	})
 	if h := leaseHolder(); h != holder {
 		t.Fatalf("after the revert the Lease is held by %q, want %s", h, holder)
