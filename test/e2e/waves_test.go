@@ -21,6 +21,7 @@ package e2e
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,8 @@ import (
 //     last healthy output is committed back (trailer Siteops-Revert-Of) and cluster A runs it again; a fix
 //     pushed to Git starts a new rollout that completes;
 //     `siteops dashboard`, open in headless Chromium through steps 1 and 2, shows B's cell Pending, Published
-//     and Healthy in turn and A halted with Argo CD's message, without a reload; its Fleet and Site views too;
+//     and Healthy in turn and A halted with Argo CD's message, without a reload; its Fleet and Site views too,
+//     the Site view with A's rendered commits, and the Ledger view with the deployments so far;
 //  3. a freeze window open now holds a push (no rendered commit, phase Frozen until the window's end) until
 //     `kubectl annotate sitesync sites siteops.dev/override-freeze="<revision> <reason>"` publishes it
 //     (trailer, event).
@@ -264,11 +266,24 @@ func (f *fleet) checkDashboardShowsTheHalt(dash *dashboardTab, site string) {
 		f.t.Fatalf("the dashboard's cell of %s never showed it halted with Argo CD's message; it showed %v", site, cell)
 	}
 	f.t.Logf("the open dashboard page showed %s's cell %q", site, cell[i])
-	// The other two views, opened afresh: the Fleet view's row and the site's own view say it too.
+	// The other views, opened afresh: the Fleet view's row and the site's own view say it too, the site's view
+	// lists its rendered commits (the first render and the two changes at least), and the Ledger view counts
+	// the rollouts delivered so far.
 	dash.run("opening the Fleet view", chromedp.Navigate(dash.url+"/"),
 		chromedp.WaitVisible(`#sitesync-`+f.namespace+`-sites .phase-Halted`))
-	dash.run("opening the Site view of "+site, chromedp.Navigate(dash.url+"/sitesyncs/"+f.namespace+"/sites/sites/"+site),
-		chromedp.WaitVisible(`#site-state`))
+	sync := "/sitesyncs/" + f.namespace + "/sites"
+	dash.run("opening the Site view of "+site, chromedp.Navigate(dash.url+sync+"/sites/"+site),
+		chromedp.WaitVisible(`#site-state`), chromedp.WaitVisible(`article.commit`))
+	if n, _ := strconv.Atoi(dash.eval(`String(document.querySelectorAll("article.commit").length)`)); n < 3 {
+		f.t.Fatalf("the Site view of %s lists %d rendered commits, want 3 or more", site, n)
+	}
+	dash.run("opening the Ledger view", chromedp.Navigate(dash.url+sync+"/ledger"),
+		chromedp.WaitVisible(`#deployment-frequency`))
+	counted := dash.eval(`document.querySelector("#deployment-frequency td:last-child").textContent`)
+	if n, _ := strconv.Atoi(strings.Fields(counted + " 0")[0]); n < 1 {
+		f.t.Fatalf("the Ledger view counts %q, want a deployment at least (the first rollout)", counted)
+	}
+	f.t.Logf("the dashboard's Site view lists %s's rendered commits; its Ledger view counts %s", site, counted)
 }
 
 // objectsOf lists the site cluster's ConfigMaps and Deployments in siteops-system with their resourceVersions.
