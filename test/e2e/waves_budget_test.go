@@ -49,7 +49,8 @@ spec:
 // that cluster and namespace <site>, gives each site its Application, as for a cluster per site; siteops reads
 // the Applications by their labels, whatever their destination. The waves are canary `10%` (budget-01, soak
 // 5s), half `50%` (budget-02 to 06, maxFailures 1) and rest `100%` (budget-07 to 10, maxFailures 1,
-// maxConcurrent 1); onFailure Revert. Each wave has its own budget, so the change that breaks budget-04
+// maxConcurrent 1); onFailure Revert, and no progressDeadline: a broken site fails by turning Degraded (its
+// Deployment's progress deadline is 15s). Each wave has its own budget, so the change that breaks budget-04
 // (wave half) and budget-08 and budget-10 (wave rest, published one at a time in that order) by their
 // overlays, which put web on a node that does not exist:
 //  1. passes the canary;
@@ -75,7 +76,6 @@ func TestWavesFailureBudgetsOnTenSites(t *testing.T) {
   sites: ["100%"]
   maxFailures: 1
   maxConcurrent: 1
-progressDeadline: 90s
 onFailure: Revert
 `)
 	waitFor(t, time.Minute, "manager Ready", func() (bool, string) { return f.mgr.Ready(), "" })
