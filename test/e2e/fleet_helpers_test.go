@@ -30,8 +30,8 @@ import (
 	"github.com/siteops/siteops/test/testenv"
 )
 
-// fleet is one SiteSync over a source repository whose sites are the fleet's site clusters, delivered by the
-// ApplicationSet of base/argocd.
+// fleet is one SiteSync over a source repository whose sites are site clusters (or namespaces of one,
+// newFleetOn), delivered by the ApplicationSet of base/argocd.
 type fleet struct {
 	t         *testing.T
 	namespace string // of the SiteSync "sites"
@@ -122,6 +122,14 @@ func newFleetWith(t *testing.T, ns, specExtra string) *fleet {
 // newFleetFrom is newFleetWith over the source repository files (path → content) instead of fleetSource's.
 func newFleetFrom(t *testing.T, ns string, files map[string]string, specExtra string) *fleet {
 	t.Helper()
+	return newFleetOn(t, ns, "", files, specExtra)
+}
+
+// newFleetOn is newFleetFrom with the sites as namespaces of one cluster when host is not empty: the
+// ApplicationSet's destination is the Argo CD cluster host and namespace <site>, not the cluster named like
+// the site and namespace siteops-system.
+func newFleetOn(t *testing.T, ns, host string, files map[string]string, specExtra string) *fleet {
+	t.Helper()
 	f := &fleet{t: t, namespace: ns, work: t.TempDir(), token: "e2e-fleet-token-51c2"}
 	for rel, content := range files {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(f.work, rel)), 0o755); err != nil {
@@ -151,6 +159,14 @@ func newFleetFrom(t *testing.T, ns string, files map[string]string, specExtra st
 	if !strings.Contains(yaml, repo) || !strings.Contains(yaml, "name: "+appset+"\n") {
 		t.Fatal("base/argocd/applicationset.yaml no longer names https://git.example.com/platform/siteops.git " +
 			"or is no longer named siteops-sites")
+	}
+	if host != "" {
+		const perCluster = "        name: \"{{path.basename}}\"\n        namespace: siteops-system\n"
+		if !strings.Contains(yaml, perCluster) {
+			t.Fatal("base/argocd/applicationset.yaml no longer sends each site to the cluster named like it, " +
+				"namespace siteops-system")
+		}
+		yaml = strings.Replace(yaml, perCluster, "        name: "+host+"\n        namespace: \"{{path.basename}}\"\n", 1)
 	}
 	apply(t, "", yaml)
 	t.Cleanup(func() { _, _ = tryKubectl("-n", "argocd", "delete", "applicationset", appset) })
