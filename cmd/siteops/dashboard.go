@@ -23,13 +23,11 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"github.com/siteops/siteops/apis"
 	"github.com/siteops/siteops/gitops"
 	"github.com/siteops/siteops/internal/dashboard"
-	"github.com/siteops/siteops/internal/sitesyncledger"
 )
 
 // runDashboard serves the read-only web dashboard on a loopback address until ctx ends (Ctrl-C). It reads the
@@ -62,16 +60,11 @@ func runDashboard(ctx context.Context, sy *gitops.Syncer, args []string, stdout,
 	if err != nil {
 		return err
 	}
-	dir, err := cacheDir()
+	rendered, err := renderedSource("dashboard", *targetURL)
 	if err != nil {
 		return err
 	}
-	auth, err := authFromEnv()
-	if err != nil {
-		return err
-	}
-	srv, err := dashboard.New(cfg, scheme, dashboard.Options{Namespace: ns, Syncer: sy,
-		Rendered: sitesyncledger.Source{WorkDir: filepath.Join(dir, "dashboard"), Auth: auth, TargetURL: *targetURL}})
+	srv, err := dashboard.New(cfg, scheme, dashboard.Options{Namespace: ns, Syncer: sy, Rendered: rendered})
 	if err != nil {
 		return err
 	}

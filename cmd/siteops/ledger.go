@@ -68,15 +68,10 @@ func runLedger(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 	if err != nil {
 		return err
 	}
-	dir, err := cacheDir()
+	src, err := renderedSource("ledger", *targetURL)
 	if err != nil {
 		return err
 	}
-	auth, err := authFromEnv()
-	if err != nil {
-		return err
-	}
-	src := sitesyncledger.Source{WorkDir: filepath.Join(dir, "ledger"), Auth: auth, TargetURL: *targetURL}
 	now := time.Now()
 	w := ledger.Window{From: now.Add(-span), To: now}
 	entries := make([]ledgerEntry, 0, len(items))
@@ -143,4 +138,18 @@ func durations(d ledger.Durations, what string) string {
 	s := func(secs float64) time.Duration { return time.Duration(secs * float64(time.Second)).Round(time.Second) }
 	return fmt.Sprintf("median %s, mean %s, max %s (%d %s)", s(d.MedianSeconds), s(d.MeanSeconds),
 		s(d.MaxSeconds), d.Count, what)
+}
+
+// renderedSource is where a command reads the rendered branches from: the cache folder sub, Git credentials
+// from the environment (authFromEnv), and targetURL when it is set.
+func renderedSource(sub, targetURL string) (sitesyncledger.Source, error) {
+	dir, err := cacheDir()
+	if err != nil {
+		return sitesyncledger.Source{}, err
+	}
+	auth, err := authFromEnv()
+	if err != nil {
+		return sitesyncledger.Source{}, err
+	}
+	return sitesyncledger.Source{WorkDir: filepath.Join(dir, sub), Auth: auth, TargetURL: targetURL}, nil
 }
