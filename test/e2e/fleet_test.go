@@ -100,16 +100,7 @@ func TestFleetPushReachesEachSiteCluster(t *testing.T) {
 
 	// 4. Site B's web can never become available (no node matches its selector): Degraded, with Argo CD's
 	// message and a Warning event; A stays Delivered.
-	writeFile(t, f.work, "overlays/"+b+"/site-values.yaml", siteValues(b, "one")+`---
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  template:
-    spec:
-      nodeSelector: {siteops.dev/no-such-node: "true"}
-`)
+	writeFile(t, f.work, "overlays/"+b+"/site-values.yaml", siteValues(b, "one")+"---\n"+noNodePatch)
 	f.push(b + ": web on a node that does not exist")
 	broken := f.renderedHead()
 	waitFor(t, 3*time.Minute, b+" Degraded with Argo CD's message", func() (bool, string) {
