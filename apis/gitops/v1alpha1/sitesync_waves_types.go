@@ -296,6 +296,10 @@ type RolloutSite struct {
 	// SoakUntil is when the site's soak ends.
 	// +optional
 	SoakUntil *metav1.Time `json:"soakUntil,omitempty"`
+	// DeliveredAt is when the site was first Synced and Healthy at the rollout's revision. From then on the
+	// progress deadline no longer applies to it; Degraded still fails it.
+	// +optional
+	DeliveredAt *metav1.Time `json:"deliveredAt,omitempty"`
 	// LastHealthyCommit is the rendered commit at which the site was last Synced and Healthy: what a revert
 	// restores.
 	// +optional

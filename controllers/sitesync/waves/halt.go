@@ -24,7 +24,7 @@ import (
 )
 
 // failures are the published sites of wave w that are Degraded, or not Synced and Healthy within the
-// progress deadline, with why.
+// progress deadline (a site once Delivered at the revision has met it), with why.
 func (p *planning) failures(w wave) map[*gitopsv1alpha1.RolloutSite]string {
 	out := map[*gitopsv1alpha1.RolloutSite]string{}
 	for _, rec := range p.members(w.name, gitopsv1alpha1.SitePublished) {
@@ -32,8 +32,8 @@ func (p *planning) failures(w wave) map[*gitopsv1alpha1.RolloutSite]string {
 		switch {
 		case s.Delivery == gitopsv1alpha1.DeliveryDegraded:
 			out[rec] = fmt.Sprintf("%s Degraded at %s: %s", rec.Name, short(p.in.Revision), s.Message)
-		case p.r.deadline > 0 && s.Delivery != gitopsv1alpha1.DeliveryDelivered && rec.PublishedAt != nil &&
-			!p.in.Now.Before(rec.PublishedAt.Add(p.r.deadline)):
+		case p.r.deadline > 0 && s.Delivery != gitopsv1alpha1.DeliveryDelivered && rec.DeliveredAt == nil &&
+			rec.PublishedAt != nil && !p.in.Now.Before(rec.PublishedAt.Add(p.r.deadline)):
 			out[rec] = fmt.Sprintf("%s not Synced and Healthy within progressDeadline %s (now %s): %s",
 				rec.Name, p.r.deadline, s.Delivery, s.Message)
 		}

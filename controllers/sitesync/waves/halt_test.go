@@ -132,3 +132,31 @@ func TestPlanRevertsFailedSitesToTheirLastHealthyOutput(t *testing.T) {
 		t.Errorf("never healthy: revert %v, dev waits for %q", p.Revert, site(t, p.Status, "dev").WaitingFor)
 	}
 }
+
+// TestPlanProgressDeadlineEndsOnceTheSiteIsDelivered: a site that was Synced and Healthy at the revision is past
+// its progress deadline for good: reported Pending later (Argo CD still at an older head of the branch after a
+// later wave's commit), it does not halt the rollout; Degraded still does.
+func TestPlanProgressDeadlineEndsOnceTheSiteIsDelivered(t *testing.T) {
+	spec := twoWaves()
+	spec.ProgressDeadline = dur(5 * time.Minute)
+	r := compile(t, spec)
+	prev := r.Plan(Input{Revision: rev1, Sites: fleet(), Now: t0, CanPublish: true}).Status
+	p := r.Plan(Input{Revision: rev1, Sites: devAt("Delivered", t0.Add(time.Minute), ""), Previous: &prev,
+		Now: t0.Add(time.Minute), CanPublish: true})
+	if got := site(t, p.Status, "dev").DeliveredAt; got == nil || !got.Time.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("dev's deliveredAt %v, want %s", got, t0.Add(time.Minute))
+	}
+	pending := devAt("Pending", t0.Add(6*time.Minute), "Argo CD at an older head")
+	p = r.Plan(Input{Revision: rev1, Sites: pending, Previous: &p.Status, Now: t0.Add(6 * time.Minute),
+		CanPublish: true})
+	if p.Status.Phase == gitopsv1alpha1.RolloutHalted {
+		t.Fatalf("a site Delivered at the revision, then Pending past the deadline, halted the rollout: %s",
+			p.Status.Message)
+	}
+	degraded := devAt("Degraded", t0.Add(7*time.Minute), "CrashLoopBackOff")
+	p = r.Plan(Input{Revision: rev1, Sites: degraded, Previous: &p.Status, Now: t0.Add(7 * time.Minute),
+		CanPublish: true})
+	if p.Status.Phase != gitopsv1alpha1.RolloutHalted || !strings.Contains(p.Status.Message, "dev Degraded") {
+		t.Fatalf("phase %s %q, want Halted by dev Degraded", p.Status.Phase, p.Status.Message)
+	}
+}

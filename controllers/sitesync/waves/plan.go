@@ -152,7 +152,7 @@ func (p *planning) records() {
 			LastHealthyCommit: old.LastHealthyCommit, LastHealthyRevision: old.LastHealthyRevision}
 		switch {
 		case had && same && old.State != gitopsv1alpha1.SitePending && old.State != gitopsv1alpha1.SiteUnchanged:
-			rec.State, rec.PublishedAt = old.State, old.PublishedAt
+			rec.State, rec.PublishedAt, rec.DeliveredAt = old.State, old.PublishedAt, old.DeliveredAt
 			if failedState(old.State) {
 				rec.WaitingFor = old.WaitingFor
 			}
@@ -162,6 +162,10 @@ func (p *planning) records() {
 			rec.State, rec.PublishedAt = gitopsv1alpha1.SitePublished, old.PublishedAt
 		default:
 			rec.State = gitopsv1alpha1.SiteUnchanged
+		}
+		if rec.State == gitopsv1alpha1.SitePublished && same && rec.DeliveredAt == nil &&
+			s.Delivery == gitopsv1alpha1.DeliveryDelivered {
+			rec.DeliveredAt = p.now()
 		}
 		// The last healthy output is what ran before this rollout touched the site: what a revert restores.
 		if s.Delivery == gitopsv1alpha1.DeliveryDelivered && s.RenderedCommit != "" &&
