@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"path"
 
+	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
@@ -44,19 +45,7 @@ func findLastChanges(c *source.Cache, head plumbing.Hash, plan *sitePlan) error 
 	if len(want) == 0 || head.IsZero() {
 		return nil
 	}
-	commit, err := c.Repo().CommitObject(head)
-	if err != nil {
-		return fmt.Errorf("reading rendered commit %s: %w", head, err)
-	}
-	for depth := 0; commit != nil && len(want) > 0 && depth < lastChangeDepth; depth++ {
-		parent, err := commit.Parent(0)
-		if err != nil && !errors.Is(err, object.ErrParentNotFound) {
-			return fmt.Errorf("reading the parent of %s: %w", commit.Hash, err)
-		}
-		changed, err := changedPaths(commit, parent)
-		if err != nil {
-			return err
-		}
+	_, err := walkChanges(c.Repo(), head, func(commit *object.Commit, changed []string) bool {
 		for _, p := range changed {
 			for dir := p; dir != "."; dir = path.Dir(dir) {
 				if s, ok := want[dir]; ok {
@@ -65,9 +54,38 @@ func findLastChanges(c *source.Cache, head plumbing.Hash, plan *sitePlan) error 
 				}
 			}
 		}
+		return len(want) > 0
+	})
+	return err
+}
+
+// walkChanges calls visit with each commit on the first-parent history of head, newest first, and the files
+// it changed, until visit returns false or lastChangeDepth commits were read. It reports whether the bound
+// ended the walk with commits left to read.
+func walkChanges(repo *git.Repository, head plumbing.Hash,
+	visit func(commit *object.Commit, changed []string) bool) (bool, error) {
+	commit, err := repo.CommitObject(head)
+	if err != nil {
+		return false, fmt.Errorf("reading rendered commit %s: %w", head, err)
+	}
+	for depth := 0; commit != nil; depth++ {
+		if depth == lastChangeDepth {
+			return true, nil
+		}
+		parent, err := commit.Parent(0)
+		if err != nil && !errors.Is(err, object.ErrParentNotFound) {
+			return false, fmt.Errorf("reading the parent of %s: %w", commit.Hash, err)
+		}
+		changed, err := changedPaths(commit, parent)
+		if err != nil {
+			return false, err
+		}
+		if !visit(commit, changed) {
+			return false, nil
+		}
 		commit = parent
 	}
-	return nil
+	return false, nil
 }
 
 // changedPaths lists the files that differ between parent (nil for a root commit) and commit. The diff

@@ -93,31 +93,21 @@ func (sy *Syncer) ReadSiteHistory(ctx context.Context, opts SyncOptions, head, s
 	}
 	hist.Head = h.String()
 	var touching []*object.Commit // n+1: the last one is only the previous of the n-th
-	commit, err := tgt.Repo().CommitObject(h)
-	if err != nil {
-		return hist, fmt.Errorf("reading rendered commit %s: %w", h, err)
-	}
-	for depth := 0; commit != nil && len(touching) <= n; depth++ {
-		if depth == lastChangeDepth || ctx.Err() != nil {
-			hist.More = true
-			break
-		}
-		parent, err := commit.Parent(0)
-		if err != nil && !errors.Is(err, object.ErrParentNotFound) {
-			return hist, fmt.Errorf("reading the parent of %s: %w", commit.Hash, err)
-		}
-		changed, err := changedPaths(commit, parent)
-		if err != nil {
-			return hist, err
+	cancelled := false
+	bounded, err := walkChanges(tgt.Repo(), h, func(commit *object.Commit, changed []string) bool {
+		if ctx.Err() != nil {
+			cancelled = true
+			return false
 		}
 		if touches(changed, dir) {
 			touching = append(touching, commit)
 		}
-		commit = parent
+		return len(touching) <= n
+	})
+	if err != nil {
+		return hist, err
 	}
-	if len(touching) > n {
-		hist.More = true
-	}
+	hist.More = bounded || cancelled || len(touching) > n
 	for i := 0; i < len(touching) && i < n; i++ {
 		sc, err := siteCommit(touching[i], dir)
 		if err != nil {
