@@ -77,7 +77,7 @@ func runLedger(ctx context.Context, sy *gitops.Syncer, args []string, stdout, st
 	entries := make([]ledgerEntry, 0, len(items))
 	for i := range items {
 		ss := &items[i]
-		rep, err := sitesyncledger.Read(ctx, sy, ss, src, w)
+		rep, err := sitesyncledger.Read(ctx, sy, ss, src, "", w)
 		if err != nil {
 			return fmt.Errorf("SiteSync %s/%s: %w", ss.Namespace, ss.Name, sshKeyHint(err))
 		}

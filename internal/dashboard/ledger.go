@@ -82,10 +82,9 @@ func (s *Server) ledger(ctx context.Context, ss *gitopsv1alpha1.SiteSync, window
 	w := ledger.Window{From: now.Add(-span), To: now}
 	ctx, cancel := context.WithTimeout(ctx, historyTimeout)
 	defer cancel()
-	pubs, err := s.opts.Syncer.ReadPublishes(ctx, s.opts.Rendered.Options(ss), ss.Status.RenderedRevision, w.From)
+	rep, err := sitesyncledger.Read(ctx, s.opts.Syncer, ss, s.opts.Rendered, ss.Status.RenderedRevision, w)
 	if err != nil {
 		return nil, notReadable(err)
 	}
-	rep := sitesyncledger.Report(ss, pubs, w)
 	return &rep, ""
 }

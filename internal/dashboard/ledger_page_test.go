@@ -133,7 +133,7 @@ func ledgerOf(t *testing.T, f *renderedFleet, ns string, span time.Duration) led
 	}
 	now := time.Now()
 	rep, err := sitesyncledger.Read(context.Background(), f.syncer, ss, sitesyncledger.Source{WorkDir: t.TempDir()},
-		ledger.Window{From: now.Add(-span), To: now})
+		"", ledger.Window{From: now.Add(-span), To: now})
 	if err != nil {
 		t.Fatal(err)
 	}

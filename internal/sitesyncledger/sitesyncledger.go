@@ -64,10 +64,11 @@ func (src Source) Options(ss *gitopsv1alpha1.SiteSync) gitops.SyncOptions {
 		WorkDir: src.WorkDir}
 }
 
-// Read fetches ss's rendered branch with sy and returns the ledger of ss over w.
-func Read(ctx context.Context, sy *gitops.Syncer, ss *gitopsv1alpha1.SiteSync, src Source,
+// Read reads ss's rendered branch with sy, from head when the clone cache has it (say
+// status.renderedRevision), else as fetched ("" always fetches), and returns the ledger of ss over w.
+func Read(ctx context.Context, sy *gitops.Syncer, ss *gitopsv1alpha1.SiteSync, src Source, head string,
 	w ledger.Window) (ledger.Report, error) {
-	pubs, err := sy.ReadPublishes(ctx, src.Options(ss), "", w.From)
+	pubs, err := sy.ReadPublishes(ctx, src.Options(ss), head, w.From)
 	if err != nil {
 		return ledger.Report{}, err
 	}
