@@ -32,7 +32,9 @@ import (
 )
 
 // appSetRefreshAnnotation asks Argo CD's ApplicationSet controller to run its generators now rather than at
-// its next poll (3 minutes for a Git generator).
+// its next poll (3 minutes for a Git generator). Its value is the time of the ask: Argo CD reconciles only when
+// the annotations change, and a reconcile whose generator failed (the branch did not exist yet) leaves the
+// annotation in place, so an ask that wrote the same value again would not be seen.
 const appSetRefreshAnnotation = "argocd.argoproj.io/application-set-refresh"
 
 // appSetGVK is Argo CD's ApplicationSet kind.
@@ -60,7 +62,8 @@ func (r *Reconciler) refreshApplicationSets(ctx context.Context, run *scope) err
 		return nil
 	}
 	key := client.ObjectKeyFromObject(run.obj)
-	if !r.appSetAsks.due(key, head, r.Clock.Now()) {
+	now := r.Clock.Now()
+	if !r.appSetAsks.due(key, head, now) {
 		return nil
 	}
 	list := &unstructured.UnstructuredList{}
@@ -74,7 +77,7 @@ func (r *Reconciler) refreshApplicationSets(ctx context.Context, run *scope) err
 		r.appSetAsks.undo(key)
 		return fmt.Errorf("listing the ApplicationSets of the sites: %w", err)
 	}
-	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:"true"}}}`, appSetRefreshAnnotation)
+	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%q}}}`, appSetRefreshAnnotation, appSetAskValue(now))
 	for i := range list.Items {
 		if err := r.Patch(ctx, &list.Items[i],
 			client.RawPatch(types.MergePatchType, patch)); client.IgnoreNotFound(err) != nil {
@@ -87,6 +90,9 @@ func (r *Reconciler) refreshApplicationSets(ctx context.Context, run *scope) err
 	}
 	return nil
 }
+
+// appSetAskValue is the refresh annotation's value for an ask made at now.
+func appSetAskValue(now time.Time) string { return now.UTC().Format(time.RFC3339Nano) }
 
 // newSiteIn reports whether a site whose folder the commit head changed has no Application.
 func newSiteIn(run *scope, head string) bool {
