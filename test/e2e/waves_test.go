@@ -76,24 +76,41 @@ onFailure: Revert
 	editFile(t, f.work, "base/site-info.yaml", `release: "1"`, `release: "2"`)
 	release2 := f.push("base: release 2")
 	toA := f.renderedHead()
+	// One read of the SiteSync per try, so the phase, what A waits for and A's soak end are of one moment.
+	var soakUntil time.Time
 	waitFor(t, 3*time.Minute, "wave first soaking "+short(release2)+", "+b+" pending on it", func() (bool, string) {
-		got := f.rollout("revision", "phase", "wave") + " " + f.rolloutSite(b, "state", "waitingFor") + " " +
-			f.rolloutSite(a, "state")
-		return got == release2+"|Soaking|first Pending|wave first Published", got + " " + f.rollout("message")
+		got := f.rollout("revision", "phase", "wave", inRollout(b, "state"), inRollout(b, "waitingFor"),
+			inRollout(a, "state"), inRollout(a, "waitingFor"), inRollout(a, "soakUntil"))
+		v := strings.Split(got, "|")
+		if len(v) != 8 || strings.Join(v[:6], "|") != release2+"|Soaking|first|Pending|wave first|Published" {
+			return false, got
+		}
+		if !strings.HasPrefix(v[6], "soak, ") {
+			t.Fatalf("%s waits for %q while the rollout is Soaking, want the soak", a, v[6])
+		}
+		var err error
+		soakUntil, err = time.Parse(time.RFC3339, v[7])
+		return err == nil, got
 	})
-	if got := f.rolloutSite(a, "waitingFor"); !strings.HasPrefix(got, "soak, ") {
-		t.Fatalf("%s waits for %q, want the soak", a, got)
-	}
 	if got := onSite(a, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
-		t.Fatalf("cluster %s release %q while it soaks, want 2", a, got)
+		t.Fatalf("cluster %s release %q, want 2", a, got)
 	}
-	f.checkUntouched(b, rvB, folderB, "while "+a+" soaks")
-	f.transcript("wave first soaking, " + b + " pending")
+	// B is untouched while A soaks; when this test looks after the soak (a slow machine), B's publish time
+	// below shows it came after the soak.
+	if time.Now().Before(soakUntil) {
+		f.checkUntouched(b, rvB, folderB, "while "+a+" soaks")
+		f.transcript("wave first soaking, " + b + " pending")
+	}
 
 	waitFor(t, 3*time.Minute, "rollout of "+short(release2)+" Complete", func() (bool, string) {
 		got := f.rollout("revision", "phase")
 		return got == release2+"|Complete", got + " " + f.rollout("message")
 	})
+	if published, err := time.Parse(time.RFC3339, f.rolloutSite(b, "publishedAt")); err != nil ||
+		published.Before(soakUntil) {
+		t.Fatalf("%s published at %q, want at or after %s's soak end %s (%v)", b, f.rolloutSite(b, "publishedAt"), a,
+			soakUntil.Format(time.RFC3339), err)
+	}
 	toB := f.siteField(b, "renderedCommit")
 	if toB == toA || f.isAncestor(toB, toA) {
 		t.Fatalf("%s's rendered commit %s is not after %s's %s", b, short(toB), a, short(toA))
@@ -228,6 +245,9 @@ func (f *fleet) rollout(fields ...string) string {
 	}
 	return jsonpath("-n", f.namespace, "get", "sitesync", "sites", "-o", "jsonpath="+strings.Join(path, "|"))
 }
+
+// inRollout is the path, under status.rollout, of a field of the site's entry in status.rollout.sites.
+func inRollout(site, field string) string { return "sites[?(@.name==\"" + site + "\")]." + field }
 
 // rolloutSite returns fields of the site's entry in status.rollout.sites, joined by "|".
 func (f *fleet) rolloutSite(site string, fields ...string) string {
