@@ -92,7 +92,9 @@ spec:
 	rendered := func() string {
 		return jsonpath("-n", "hub", "get", "sitesync", "sites", "-o", "jsonpath={.status.renderedRevision}")
 	}
-	waitFor(t, 2*time.Minute, "first rendered commit", func() (bool, string) {
+	// The first sync clones, renders and validates the product's own base/ (seconds alone). On a loaded machine
+	// it can outlast spec.timeout (2m) once; the SiteSync then retries, so the wait covers a second attempt.
+	waitFor(t, 5*time.Minute, "first rendered commit", func() (bool, string) {
 		return rendered() != "", jsonpath("-n", "hub", "get", "sitesync", "sites", "-o", "jsonpath={.status.conditions}")
 	})
 	t.Logf("sitesync:\n%s", kubectl(t, "-n", "hub", "get", "sitesync", "-o", "wide"))
