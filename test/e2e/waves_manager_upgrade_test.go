@@ -156,22 +156,25 @@ func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 
 	// 2. Promote at A: A Healthy on v2, then (after the soak) B gets the bump and pauses in turn.
 	f.rolloutsPromote(a)
+	// A's soak runs from when it became Delivered (status.sites[].since), read in the same snapshot that shows
+	// it Healthy: status.rollout's soakUntil is written only if a reconcile falls inside the soak, which on a
+	// slow machine it may not.
+	var soakEnd time.Time
 	waitFor(t, 2*time.Minute, a+"'s manager Healthy on "+v2, func() (bool, string) {
 		got := managerOnSite(a, "{.status.phase}|{.spec.template.spec.containers[0].image}") + " " +
-			f.site(a, "managerRollout", "delivery")
-		return got == "Healthy|"+v2+" Healthy|Delivered", got
+			f.site(a, "managerRollout", "delivery", "since")
+		healthy, since, _ := strings.Cut(got, " Healthy|Delivered|")
+		if healthy != "Healthy|"+v2 {
+			return false, got
+		}
+		at, err := time.Parse(time.RFC3339, since)
+		soakEnd = at.Add(10 * time.Second)
+		return err == nil, got
 	})
 	f.rolloutsGet(a, "after promote")
 	// B is untouched while A soaks; when this test looks after the soak (a slow machine), B's publish time
 	// below shows it came after the soak.
-	var soakUntil time.Time
-	waitFor(t, time.Minute, a+"'s soak end in status.rollout", func() (bool, string) {
-		got := f.rolloutSite(a, "soakUntil")
-		var err error
-		soakUntil, err = time.Parse(time.RFC3339, got)
-		return err == nil, got
-	})
-	if time.Now().Before(soakUntil) {
+	if time.Now().Before(soakEnd) {
 		f.checkManagerUntouched(b, rvB, folderB, "before "+a+" has soaked")
 	}
 	waitFor(t, 3*time.Minute, b+" gets "+short(bump)+" after "+a+" soaked, its manager paused", func() (bool, string) {
@@ -181,9 +184,9 @@ func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 			got + " " + f.rollout("message")
 	})
 	if published, err := time.Parse(time.RFC3339, f.rolloutSite(b, "publishedAt")); err != nil ||
-		published.Before(soakUntil) {
+		published.Before(soakEnd) {
 		t.Fatalf("%s published at %q, want at or after %s's soak end %s (%v)", b, f.rolloutSite(b, "publishedAt"), a,
-			soakUntil.Format(time.RFC3339), err)
+			soakEnd.Format(time.RFC3339), err)
 	}
 	toB := f.siteField(b, "renderedCommit")
 	if toB == toA || f.isAncestor(toB, toA) {
