@@ -144,7 +144,7 @@ spec:
 			return strings.HasPrefix(got, n+"/") && !strings.HasSuffix(got, "/"), got
 		}
 	}
-	waitFor(t, 2*time.Minute, "Guestbook reconciled at size 1", guestbookReady("1"))
+	waitFor(t, 4*time.Minute, "Guestbook reconciled at size 1", guestbookReady("1"))
 
 	// 2. A push to the site overlay reaches the cluster.
 	editFile(t, work, "overlays/local/site-values.yaml", "size: 1", "size: 3")
@@ -152,7 +152,7 @@ spec:
 	pushWebhook(t, mgr.receiverPort, "hub", "sites", token, "refs/heads/main", sizeSHA)
 	waitRendered(t, bare, sizeSHA)
 	refreshApp(t)
-	waitFor(t, 3*time.Minute, "Guestbook reconciled at size 3", guestbookReady("3"))
+	waitFor(t, 6*time.Minute, "Guestbook reconciled at size 3", guestbookReady("3"))
 
 	// 3. A push bumping the manager image: preview, promote.
 	phase := func() string {
