@@ -115,6 +115,13 @@ spec:
 			"jsonpath={.status.readyReplicas}")
 		return got != "" && got != "0", got
 	})
+	// The samples may be an earlier test's, left with another spec (Applications are deleted without
+	// cascade): record their generations once Argo CD has brought them to this test's.
+	waitFor(t, 3*time.Minute, "Application siteops-pods Synced, its last sync Succeeded", func() (bool, string) {
+		got := jsonpath("-n", "argocd", "get", "application", "siteops-pods", "-o",
+			"jsonpath={.status.sync.status}/{.status.operationState.phase}")
+		return got == "Synced/Succeeded", got
+	})
 	u.gens = generations(t, upgradeSamples)
 
 	// 2. An image bump: the Rollout pauses with a preview pod; its analysis reads the preview's report.
