@@ -208,11 +208,12 @@ func apply(t testing.TB, namespace, yaml string) {
 	}
 }
 
-// waitFor polls cond every 500ms until it returns true or timeout passes; then it fails the test with the last
-// description cond gave. It waits for state, it asserts no duration.
+// waitFor polls cond (pollInterval) until it returns true or timeout passes; then it fails the test with the
+// last description cond gave. It waits for state, it asserts no duration.
 func waitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	start := time.Now()
+	deadline := start.Add(timeout)
 	last := ""
 	for {
 		ok, desc := cond()
@@ -223,8 +224,18 @@ func waitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out after %s waiting for %s; last seen: %s", timeout, what, last)
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(pollInterval(time.Since(start)))
 	}
+}
+
+// pollInterval is how long waitFor sleeps between looks, elapsed into the wait: 500 ms for the first 5 seconds,
+// then 2 s. Most looks run kubectl, a process of its own; with every parallel test looking twice a
+// second, the kubectl processes took much of the two cores the fleet runs on.
+func pollInterval(elapsed time.Duration) time.Duration {
+	if elapsed < 5*time.Second {
+		return 500 * time.Millisecond
+	}
+	return 2 * time.Second
 }
 
 // jsonpath returns kubectl get's jsonpath output, or "" when the object is missing.
