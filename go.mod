@@ -4,8 +4,12 @@ go 1.26.1
 
 // hack/argocd/main.go is built inside Argo CD's own module by hack/build-bins.sh; it imports argo-cd, which is
 // not a dependency of siteops. ignore keeps ./..., all and go mod tidy out of it (a build tag would not stop
-// tidy, which reads every file whatever its constraints).
-ignore ./hack/argocd
+// tidy, which reads every file whatever its constraints). hack/rollouts/clusterdns.go is built the same way,
+// inside Argo Rollouts' module: it is part of a package main whose main is Argo Rollouts'.
+ignore (
+	./hack/argocd
+	./hack/rollouts
+)
 
 require (
 	github.com/ProtonMail/go-crypto v1.1.6
