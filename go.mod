@@ -4,8 +4,12 @@ go 1.26.1
 
 // hack/argocd/main.go is built inside Argo CD's own module by hack/build-bins.sh; it imports argo-cd, which is
 // not a dependency of siteops. ignore keeps ./..., all and go mod tidy out of it (a build tag would not stop
-// tidy, which reads every file whatever its constraints).
-ignore ./hack/argocd
+// tidy, which reads every file whatever its constraints). hack/rollouts/clusterdns.go is built the same way,
+// inside Argo Rollouts' module: it is part of a package main whose main is Argo Rollouts'.
+ignore (
+	./hack/argocd
+	./hack/rollouts
+)
 
 require (
 	github.com/ProtonMail/go-crypto v1.1.6
@@ -26,6 +30,7 @@ require (
 	go.uber.org/zap v1.27.1
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/crypto v0.57.0
+	golang.org/x/net v0.60.0
 	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -122,7 +127,6 @@ require (
 	go.uber.org/multierr v1.11.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
-	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect

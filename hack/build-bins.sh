@@ -19,13 +19,17 @@ kwok_stages_key() {
   { cat "$here"/kwok/*.yaml; echo "$KWOK_PROCESS_BACKED"; } | sha256sum | cut -c1-8
 }
 
+# rollouts_key is a digest of what build_rollouts adds to Argo Rollouts' source.
+rollouts_key() { cat "$here"/rollouts/*.go | sha256sum | cut -c1-8; }
+
 dir_of() {
   case $1 in
     etcd) echo "$SITEOPS_CACHE/bin/etcd-$ETCD_VERSION" ;;
     kube) echo "$SITEOPS_CACHE/bin/kube-$KUBE_VERSION" ;;
     # kwok-stages.yaml holds hack/kwok/*.yaml and the pod-ready exclusion build_kwok adds: a change is a new build.
     kwok) echo "$SITEOPS_CACHE/bin/kwok-$KWOK_VERSION-$(kwok_stages_key)" ;;
-    rollouts) echo "$SITEOPS_CACHE/bin/rollouts-$ROLLOUTS_VERSION" ;;
+    # The rollouts-controller links hack/rollouts/*.go: a change to them is a new build.
+    rollouts) echo "$SITEOPS_CACHE/bin/rollouts-$ROLLOUTS_VERSION-$(rollouts_key)" ;;
     # The Argo CD build links hack/argocd/main.go: a change to it is a new build.
     argocd) echo "$SITEOPS_CACHE/bin/argocd-$ARGOCD_VERSION-$(sha256sum "$here/argocd/main.go" | cut -c1-8)" ;;
     kustomize) echo "$SITEOPS_CACHE/bin/kustomize-$KUSTOMIZE_VERSION" ;;
@@ -125,6 +129,8 @@ build_rollouts() {
   echo '<html><body>dashboard not built</body></html>' >"$src/server/static/index.html"
   sed -i 's/"0.0.0.0:%d"/"127.0.0.1:%d"/' "$src/controller/controller.go"
   grep -q '"127.0.0.1:%d"' "$src/controller/controller.go"
+  # SITEOPS_CLUSTER_DNS: the cluster DNS of a local site, for the web metrics of its analyses.
+  cp "$here/rollouts/clusterdns.go" "$src/cmd/rollouts-controller/siteops_clusterdns.go"
   cd "$src"
   go build -trimpath -o "$1/" -ldflags "-s -w \
     -X github.com/argoproj/argo-rollouts/utils/version.version=${ROLLOUTS_VERSION#v} \

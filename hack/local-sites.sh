@@ -10,14 +10,17 @@
 # 190 MiB a site (the controller ~70 MiB, the CRDs' schemas ~120 MiB in the site's kube-apiserver): off unless
 # asked for (test/e2e asks). "managers" runs, for the siteops manager pods that base/ deploys on the site,
 # bin/manager processes on the host (hack/sitemanagers, SITEOPS_SITE_MANAGERS, running SITEOPS_SITE_MANAGER),
-# and routes the site kube-apiserver's egress to the cluster through it (an HTTP CONNECT proxy on port +6), so
-# the admission webhooks of base/, called through their Service, reach the manager behind it (make run asks).
+# and routes the site kube-apiserver's egress to the cluster through it (an HTTP CONNECT proxy on the Unix socket
+# egress.sock), so the admission webhooks of base/, called through their Service, reach the manager behind it;
+# it also serves the site's cluster DNS on 127.0.0.1, UDP port +6, which the site's rollouts-controller asks
+# (SITEOPS_CLUSTER_DNS), so an analysis reaches the preview Service by its name (make run asks).
 # shellcheck shell=bash
 
 # site_port NAME prints the first port of site NAME: the port base + 20 + 10 × (its index among the sites
 # started in this state folder). The index is kept in the site's folder so a restart keeps its ports. A site
 # uses ten ports from there: kube-apiserver, kube-controller-manager (+1), kube-scheduler (+2), kwok (+3),
-# rollouts-controller metrics (+4) and healthz (+5); +6…+9 are free.
+# rollouts-controller metrics (+4) and healthz (+5), the cluster DNS (+6, UDP); +7…+9 are free. The cluster DNS
+# gives the site's Services addresses in 127.A.B.0/24, A.B the two bytes of the DNS port.
 site_port() {
   local sd=$D/sites/$1 n
   if [ ! -f "$sd/port" ]; then
@@ -153,22 +156,26 @@ EOT
 site_has() { case " ${SITEOPS_CLUSTER_SITE_COMPONENTS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # up_site_rollouts NAME PORT applies Argo Rollouts' CRDs on site NAME and starts its rollouts-controller,
-# metrics on PORT+4 and healthz on PORT+5.
+# metrics on PORT+4 and healthz on PORT+5. With site component managers, the controller resolves names
+# through the site's cluster DNS (PORT+6, served by hack/sitemanagers: until it is up, names do not resolve).
 up_site_rollouts() {
-  local name=$1 port=$2 r kc=$D/sites/$1/admin.kubeconfig
+  local name=$1 port=$2 r kc=$D/sites/$1/admin.kubeconfig dns=()
   r=$(bindir rollouts)
+  if site_has managers; then dns=(env "SITEOPS_CLUSTER_DNS=127.0.0.1:$((port + 6))"); fi
   kubectl --kubeconfig "$kc" apply --server-side $(for f in "$r"/crds/*-crd.yaml; do echo -f "$f"; done) >/dev/null
   waitfor "site $name rollout CRDs" kubectl --kubeconfig "$kc" wait --for=condition=Established \
     crd/rollouts.argoproj.io --timeout=1s
-  start "site.$name.rollouts-controller" "$r/rollouts-controller" --kubeconfig="$kc" --leader-elect=false \
+  start "site.$name.rollouts-controller" "${dns[@]}" "$r/rollouts-controller" --kubeconfig="$kc" --leader-elect=false \
     --metricsPort=$((port + 4)) --healthzPort=$((port + 5))
   waitfor "site $name rollouts-controller" curl -sf "http://127.0.0.1:$((port + 5))/healthz"
 }
 
 # up_site_managers NAME starts hack/sitemanagers for site NAME: a bin/manager process for each siteops
-# manager pod there, and the site kube-apiserver's egress proxy on $D/sites/NAME/egress.sock.
+# manager pod there, the site kube-apiserver's egress proxy on $D/sites/NAME/egress.sock and the site's cluster
+# DNS on 127.0.0.1, UDP port +6.
 up_site_managers() {
-  local name=$1 sd=$D/sites/$1
+  local name=$1 sd=$D/sites/$1 port
+  port=$(site_port "$name")
   [ -x "${SITEOPS_SITE_MANAGERS:-}" ] && [ -x "${SITEOPS_SITE_MANAGER:-}" ] || {
     log "site component managers: set SITEOPS_SITE_MANAGERS (go build -o bin/site-managers ./hack/sitemanagers)" \
       "and SITEOPS_SITE_MANAGER (bin/manager)"
@@ -176,7 +183,8 @@ up_site_managers() {
   }
   mkdir -p "$sd/managers"
   start "site.$name.managers" "$SITEOPS_SITE_MANAGERS" --kubeconfig "$sd/admin.kubeconfig" \
-    --manager "$SITEOPS_SITE_MANAGER" --work-dir "$sd/managers" --egress-socket "$sd/egress.sock"
+    --manager "$SITEOPS_SITE_MANAGER" --work-dir "$sd/managers" --egress-socket "$sd/egress.sock" \
+    --cluster-dns "127.0.0.1:$((port + 6))"
 }
 
 # register_site NAME PORT writes the hub's Argo CD cluster Secret for site NAME: its server, its CA and the

@@ -85,7 +85,8 @@ func parseSteps(block string) []step {
 
 // runFurther runs the rest of the tour as written and checks, at each `siteops status`, what its comment says
 // a person sees there: the canary wave soaking while the other sites wait, the rollout complete, the broken
-// canary halted and reverted, the preview standing by, and the promoted manager.
+// canary halted and reverted, the preview standing by, and the promoted manager; and at `kubectl argo rollouts
+// get rollout`, the preview with its pre-promotion analysis Successful.
 func (s *shell) runFurther(steps []step) {
 	s.t.Helper()
 	var pushed string // the source revision of the last push
@@ -95,10 +96,12 @@ func (s *shell) runFurther(steps []step) {
 			s.see(st.note, pushed)
 			continue
 		case strings.HasPrefix(st.cmd, "kubectl argo rollouts get rollout"):
+			s.waitAnalysis("prod")
 			out := s.run(st.cmd)
 			s.t.Logf("$ %s\n%s", st.cmd, out)
-			if !strings.Contains(out, "manager:v0.2.0") || !strings.Contains(out, "preview") {
-				s.t.Fatalf("prod's manager Rollout shows no v0.2.0 preview:\n%s", out)
+			if !strings.Contains(out, "manager:v0.2.0") || !strings.Contains(out, "preview") ||
+				!hasLine(out, "AnalysisRun", "Successful") {
+				s.t.Fatalf("prod's manager Rollout shows no v0.2.0 preview with its analysis Successful:\n%s", out)
 			}
 			continue
 		}
@@ -146,6 +149,30 @@ func (s *shell) see(note, rev string) {
 		s.t.Fatalf("the tour's `siteops status` says %q: this test does not know what that looks like", note)
 	}
 	s.t.Logf("$ siteops status  # %s\n%s", note, s.status())
+}
+
+// waitAnalysis waits until the pre-promotion analysis of site's manager Rollout (base/'s standby-report, which
+// asks the preview Service by its name) is Successful; an analysis that ends otherwise fails the test.
+func (s *shell) waitAnalysis(site string) {
+	s.t.Helper()
+	kc := "kubectl --kubeconfig $SITEOPS_CLUSTER_DIR/sites/" + site + "/admin.kubeconfig -n siteops-system "
+	s.waitFor(3*time.Minute, site+"'s pre-promotion analysis Successful", func() (bool, string) {
+		rollout, _ := s.try(kc + "get rollout siteops-manager -o jsonpath='" +
+			"{.status.blueGreen.prePromotionAnalysisRunStatus.name} {.status.phase} {.status.message}'")
+		name, _, _ := strings.Cut(rollout, " ")
+		if name == "" {
+			return false, "no pre-promotion AnalysisRun; the Rollout:" + rollout
+		}
+		run, _ := s.try(kc + "get analysisrun " + name +
+			" -o jsonpath='{.status.phase} {.status.metricResults[*].message}'")
+		switch phase, _, _ := strings.Cut(run, " "); phase {
+		case "Successful":
+			return true, run
+		case "Failed", "Error", "Inconclusive":
+			s.t.Fatalf("%s's pre-promotion AnalysisRun %s ended: %s", site, name, run)
+		}
+		return false, "AnalysisRun " + name + ": " + run
+	})
 }
 
 // rolloutState is the jsonpath of site's state in the SiteSync's rollout.

@@ -32,7 +32,8 @@ import (
 // manager Rollout healthy (add-site kept the fleet's site components). Then it runs the rest of the tour as
 // docs/development.md writes it: a base/ change goes out in two waves (dev soaks while paris and prod wait, then
 // the rollout completes), a broken dev halts the rollout at the canary and is reverted (the history says
-// Reverted), and a manager upgrade on prod stands by as the preview until `kubectl argo rollouts promote`.
+// Reverted), and a manager upgrade on prod stands by as the preview, its pre-promotion analysis Successful,
+// until `kubectl argo rollouts promote` makes it Healthy on v0.2.0.
 func TestTourRunsAsWritten(t *testing.T) {
 	r := startMakeRun(t)
 	exports := r.waitReady(20 * time.Minute)

@@ -19,7 +19,8 @@ limitations under the License.
 // bound pod a label selector picks, with the pod's name, namespace and pod-template hash as the downward API
 // would give them, stops it with SIGTERM when the pod is deleted, and writes the process' /readyz into the
 // pod's Ready condition (hack/kwok/pod-process-backed.yaml leaves that condition to it). Proxy plays
-// kube-proxy for one Service port on 127.0.0.1.
+// kube-proxy for one Service port on 127.0.0.1; ServeDNS plays the cluster DNS for programs on the host, each
+// Service on a loopback address of its own (ServiceNet).
 //
 // A process that exits on its own (it crashed, or a test killed it) is a container that died in a pod with
 // restartPolicy Always, and the harness does what the kubelet does: the pod turns NotReady with the

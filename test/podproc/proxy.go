@@ -32,12 +32,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
-// Proxy plays kube-proxy for one Service port: it listens on 127.0.0.1:Port and forwards each TCP connection
-// to the process of a Ready pod that the Service's selector selects when the connection arrives, at the port
-// the Service port's targetPort names. The local cluster cannot do this itself: kwok pod IPs lead nowhere,
+// Proxy plays kube-proxy for one Service port: it listens on a loopback address and forwards each TCP
+// connection to the process of a Ready pod that the Service's selector selects when the connection arrives, at
+// the port the Service port's targetPort names. The local cluster cannot do this itself: kwok pod IPs lead nowhere,
 // and EndpointSlices refuse loopback addresses.
 type Proxy struct {
-	// Service and ServicePort name what the proxy stands for; Port is its loopback port.
+	// Service and ServicePort name what the proxy stands for; Port is its port on its loopback address.
 	Service     string
 	ServicePort int32
 	Port        int
@@ -55,10 +55,15 @@ func (h *Harness) Proxy(ctx context.Context, service string, servicePort int32) 
 	if err != nil {
 		return nil, err
 	}
+	return h.proxyOn(ctx, l, service, servicePort), nil
+}
+
+// proxyOn serves l as the proxy for port servicePort of Service service until ctx ends.
+func (h *Harness) proxyOn(ctx context.Context, l net.Listener, service string, servicePort int32) *Proxy {
 	p := &Proxy{Service: service, ServicePort: servicePort, Port: l.Addr().(*net.TCPAddr).Port, h: h, l: l}
 	go func() { <-ctx.Done(); _ = l.Close() }()
 	go p.serve(ctx)
-	return p, nil
+	return p
 }
 
 // LastPod is the pod the last connection went to ("" before the first).
@@ -68,7 +73,7 @@ func (p *Proxy) LastPod() string {
 	return p.last
 }
 
-// Addr is the proxy's address, 127.0.0.1:Port.
+// Addr is the proxy's address, e.g. 127.0.0.1:Port.
 func (p *Proxy) Addr() string { return p.l.Addr().String() }
 
 func (p *Proxy) serve(ctx context.Context) {
