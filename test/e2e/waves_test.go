@@ -253,11 +253,11 @@ func inRollout(site, field string) string { return "sites[?(@.name==\"" + site +
 
 // rolloutSite returns fields of the site's entry in status.rollout.sites, joined by "|".
 func (f *fleet) rolloutSite(site string, fields ...string) string {
-	var path []string
-	for _, fl := range fields {
-		path = append(path, "{.status.rollout.sites[?(@.name==\""+site+"\")]."+fl+"}")
+	path := make([]string, len(fields))
+	for i, fl := range fields {
+		path[i] = inRollout(site, fl)
 	}
-	return jsonpath("-n", f.namespace, "get", "sitesync", "sites", "-o", "jsonpath="+strings.Join(path, "|"))
+	return f.rollout(path...)
 }
 
 // siteField is one field of the site's entry in status.sites, failing the test when it is empty.
