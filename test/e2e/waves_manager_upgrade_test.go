@@ -102,11 +102,12 @@ func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 	sites := ownSites(t, "upgrade-a", "upgrade-b")
 	a, b := sites[0], sites[1]
 	const v1, v2 = "ghcr.io/siteops/manager:v0.1.0", "ghcr.io/siteops/manager:v0.2.0"
+	const soak = 10 * time.Second
 	f := newFleetFrom(t, "upgrade-fleet", managerRolloutSource(sites, v1), fmt.Sprintf(`waves:
 - name: first
   sites: [%s]
-  soak: 10s
-`, a))
+  soak: %s
+`, a, soak))
 	waitFor(t, time.Minute, "manager Ready", func() (bool, string) { return f.mgr.Ready(), "" })
 
 	waitFor(t, 6*time.Minute, "first rollout Complete, "+
@@ -168,7 +169,7 @@ func TestFleetUpgradesManagersWaveByWave(t *testing.T) {
 			return false, got
 		}
 		at, err := time.Parse(time.RFC3339, since)
-		soakEnd = at.Add(10 * time.Second)
+		soakEnd = at.Add(soak)
 		return err == nil, got
 	})
 	f.rolloutsGet(a, "after promote")
