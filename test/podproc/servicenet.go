@@ -35,16 +35,16 @@ type ServiceNet struct {
 	h    *Harness
 	base [3]byte // 127.A.B
 
-	mu      sync.Mutex
-	addrs   map[string]net.IP // Service name → its address
-	proxies map[string]*Proxy // "SERVICE:PORT" → its proxy; nil when that port could not be bound
+	mu    sync.Mutex
+	addrs map[string]net.IP   // Service name → its address
+	tried map[string]struct{} // "SERVICE:PORT" whose proxy was started, or could not be bound
 }
 
 // ServiceNet makes a ServiceNet in 127.A.B.0/24, A.B the two bytes of port (a site's DNS port: sites with
 // different DNS ports get different addresses).
 func (h *Harness) ServiceNet(port uint16) *ServiceNet {
 	return &ServiceNet{h: h, base: [3]byte{127, byte(port >> 8), byte(port)}, addrs: map[string]net.IP{},
-		proxies: map[string]*Proxy{}}
+		tried: map[string]struct{}{}}
 }
 
 // Expose is svc's address, and makes sure a Proxy listens there on each of svc's TCP ports until ctx ends. A
@@ -66,16 +66,16 @@ func (n *ServiceNet) Expose(ctx context.Context, svc *corev1.Service) (net.IP, e
 			continue
 		}
 		key := svc.Name + ":" + strconv.Itoa(int(sp.Port))
-		if _, tried := n.proxies[key]; tried {
+		if _, done := n.tried[key]; done {
 			continue
 		}
+		n.tried[key] = struct{}{}
 		l, err := net.Listen("tcp", net.JoinHostPort(addr.String(), strconv.Itoa(int(sp.Port))))
 		if err != nil {
 			n.h.cfg.Logf("podproc: service %s port %d on %s: %v", svc.Name, sp.Port, addr, err)
-			n.proxies[key] = nil
 			continue
 		}
-		n.proxies[key] = n.h.proxyOn(ctx, l, svc.Name, sp.Port)
+		n.h.proxyOn(ctx, l, svc.Name, sp.Port)
 	}
 	return addr, nil
 }
