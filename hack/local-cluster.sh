@@ -255,9 +255,13 @@ EOT
     --address 127.0.0.1 --port "$REPO_PORT" --metrics-address 127.0.0.1 --metrics-port "$REPO_METRICS" \
     --disable-tls --redis "127.0.0.1:$REDIS_PORT" --revision-cache-expiration 10s
   # ARGOCD_CLUSTER_CACHE_RESYNC_DURATION: Argo CD notices a site cluster that went away only when it
-  # relists the cluster (12 h by default; watch errors alone keep the last state): 1 min on the local fleet;
-  # and it reports the failure after --repo-error-grace-period-seconds (180 s by default): 30 s here.
-  ARGOCD_CLUSTER_CACHE_RESYNC_DURATION=1m ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true \
+  # relists the cluster (12 h by default; watch errors alone keep the last state, and the cluster Secret's
+  # argocd.argoproj.io/refresh annotation, which `argocd cluster invalidate-cache` sets, asks for one now):
+  # 10 min on the local fleet. A relist reads every resource type of the cluster and holds the cluster's cache
+  # meanwhile (renders for it wait), so a short one on many sites starves Argo CD. It reports the failure
+  # after --repo-error-grace-period-seconds (180 s by default): 30 s here.
+  ARGOCD_CLUSTER_CACHE_RESYNC_DURATION=${ARGOCD_CLUSTER_CACHE_RESYNC_DURATION:-10m} \
+    ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true \
     start argocd-application-controller \
     "$a/argocd-application-controller" --kubeconfig "$KUBECONFIG" --namespace argocd \
     --repo-server "127.0.0.1:$REPO_PORT" --repo-server-plaintext --redis "127.0.0.1:$REDIS_PORT" \

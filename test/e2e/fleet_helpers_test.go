@@ -67,6 +67,16 @@ func tryLocalCluster(args ...string) error {
 	return nil
 }
 
+// invalidateClusterCache asks Argo CD to relist a site's cluster now, as `argocd cluster invalidate-cache` does:
+// it sets the refresh annotation of the cluster's Secret. Argo CD notices a cluster that went away only when it
+// relists it, every ARGOCD_CLUSTER_CACHE_RESYNC_DURATION otherwise. The annotation keeps whole seconds and asks
+// only for a relist after the last one: it is the next whole second.
+func invalidateClusterCache(t *testing.T, site string) {
+	t.Helper()
+	at := time.Now().Add(time.Second).UTC().Format(time.RFC3339)
+	kubectl(t, "-n", "argocd", "annotate", "--overwrite", "secret", "cluster-"+site, "argocd.argoproj.io/refresh="+at)
+}
+
 // fleetSource is a source repository: a base with a ConfigMap and a Deployment, and one overlay per site
 // that sets the site's name in the ConfigMap.
 func fleetSource(sites []string) map[string]string {

@@ -128,6 +128,7 @@ func TestFleetPushReachesEachSiteCluster(t *testing.T) {
 			localCluster(t, "start-site", b)
 		}
 	})
+	invalidateClusterCache(t, b)
 	writeFile(t, f.work, "overlays/"+a+"/site-values.yaml", siteValues(a, "three"))
 	f.push(a + ": greeting three while " + b + " is down")
 	whileDown := f.renderedHead()
