@@ -61,7 +61,11 @@ func handoff(t *testing.T, k kube, ns, gb string, round int) (blue, green manage
 		return g.Ready() && g.Mode() == "standby", g.Mode()
 	})
 	stop := churn(k, ns, gb)
-	time.Sleep(2 * time.Second) // let blue write under churn before the hand-off
+	// Blue writes under churn before the hand-off: a fixed pause was too short for a loaded machine's kubectl.
+	waitFor(t, 60*time.Second, "blue writes under churn", func() (bool, string) {
+		n := managerproc.WriteSpanOf(b.Logs()).Count
+		return n > 0, fmt.Sprintf("%d writes", n)
+	})
 	b.Stop(syscall.SIGTERM)
 	waitFor(t, 30*time.Second, "green leads and writes", func() (bool, string) {
 		return g.Mode() == "leader" && managerproc.WriteSpanOf(g.Logs()).Count > 0, g.Mode()
