@@ -57,8 +57,19 @@ func localCluster(t *testing.T, args ...string) {
 	}
 }
 
+// clusterStarts holds a slot for each site cluster starting at once. A start costs about 10 CPU seconds (its
+// kube-apiserver's bootstrap, kube-controller-manager's first lists, the node and RBAC objects); a dozen parallel
+// tests starting theirs together kept both cores busy for minutes, and the tests already running missed their
+// deadlines. Two at a time, one per core, spreads that work out and leaves the running tests their share.
+var clusterStarts = make(chan struct{}, 2)
+
 // tryLocalCluster runs hack/local-cluster.sh ARGS on the fleet, as localCluster does, and returns its error.
+// Commands that start a cluster wait for a slot of clusterStarts.
 func tryLocalCluster(args ...string) error {
+	if len(args) > 0 && (args[0] == "add-site" || args[0] == "add-cluster" || args[0] == "start-site") {
+		clusterStarts <- struct{}{}
+		defer func() { <-clusterStarts }()
+	}
 	cmd := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "local-cluster.sh"), args...)
 	cmd.Env = cluster.env
 	if out, err := cmd.CombinedOutput(); err != nil {

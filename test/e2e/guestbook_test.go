@@ -20,13 +20,10 @@ package e2e
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/siteops/siteops/test/testenv"
 )
 
 // guestbookPods lists the Guestbook's pods that are not being deleted, as name=role=ready, sorted.
@@ -108,9 +105,6 @@ func waitForActive(t *testing.T, k kube, ns, gb string, size int, not string) st
 func TestGuestbookFailoverOnLocalCluster(t *testing.T) {
 	t.Parallel()
 	ns := "e2e-guestbook"
-	// The siteops CRDs first (idempotent; other tests apply them the same way): the manager watches their kinds.
-	kubectl(t, "apply", "--server-side", "-f", filepath.Join(testenv.RepoRoot(), "base", "crd", "bases"))
-	kubectl(t, "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
 	kubectl(t, "create", "namespace", ns)
 	startManager(t, "guestbook", shardFlag(ns))
 	apply(t, ns, `
