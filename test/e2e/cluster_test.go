@@ -218,6 +218,10 @@ func waitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool
 	for {
 		ok, desc := cond()
 		if ok {
+			// How long each wait took is logged, not asserted: on a slow run it shows which step took the time.
+			if waited := time.Since(start); waited > 5*time.Second {
+				t.Logf("waited %s for %s", waited.Round(100*time.Millisecond), what)
+			}
 			return
 		}
 		last = desc
