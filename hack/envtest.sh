@@ -34,10 +34,13 @@ log "$version is not in setup-envtest's store; building etcd and kube-apiserver 
 "$here/build-bins.sh" etcd kube >&2
 dest=$ENVTEST_DIR/k8s/$version-linux-$(goarch)
 mkdir -p "$dest"
-cp "$("$here/build-bins.sh" --path etcd)/etcd" "$dest/etcd"
-cp "$("$here/build-bins.sh" --path kube)/kube-apiserver" "$dest/kube-apiserver"
+# put copies SRC to DEST unless DEST has the same bytes, keeping SRC's modification time: Go's test cache keys
+# the envtest packages' results on these files' times, so a copy of the same binary must not look new.
+put() { cmp -s "$1" "$2" 2>/dev/null || cp -p "$1" "$2"; }
+put "$("$here/build-bins.sh" --path etcd)/etcd" "$dest/etcd"
+put "$("$here/build-bins.sh" --path kube)/kube-apiserver" "$dest/kube-apiserver"
 # setup-envtest's store holds kubectl too; envtest does not need it, so the machine's kubectl stands in.
-if command -v kubectl >/dev/null; then cp "$(command -v kubectl)" "$dest/kubectl"; fi
+if command -v kubectl >/dev/null; then put "$(command -v kubectl)" "$dest/kubectl"; fi
 chmod 0555 "$dest"/*
 log "installed into $dest"
 "$setup_envtest" use -i "$version" --bin-dir "$ENVTEST_DIR" -p path
