@@ -164,9 +164,7 @@ func TestSyncOutputEqualsKustomizeBuildForEverySite(t *testing.T) {
 func TestRenderEqualsKustomizeBuildForTheCheckoutsOwnSites(t *testing.T) {
 	t.Parallel()
 	g := NewWithT(t)
-	c, err := OpenDir(testenv.RepoRoot())
-	g.Expect(err).NotTo(HaveOccurred())
-	defer c.Close()
+	c := openOwnSites(t)
 	sites, err := c.Sites("")
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(sites).NotTo(BeEmpty())

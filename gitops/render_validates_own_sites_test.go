@@ -22,8 +22,6 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
-
-	"github.com/siteops/siteops/test/testenv"
 )
 
 // The product's own manifests validate: built-in kinds against Kubernetes' schemas, the SiteSync, CronJob
@@ -32,9 +30,7 @@ import (
 func TestTheCheckoutsOwnSitesValidate(t *testing.T) {
 	t.Parallel()
 	g := NewWithT(t)
-	c, err := OpenDir(testenv.RepoRoot())
-	g.Expect(err).NotTo(HaveOccurred())
-	defer c.Close()
+	c := openOwnSites(t)
 	sites, err := c.Sites("")
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(sites).To(ContainElements("dev", "prod"))
