@@ -17,8 +17,6 @@ limitations under the License.
 package gitops
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/siteops/siteops/test/testenv"
@@ -30,11 +28,7 @@ import (
 func openOwnSites(t *testing.T) *Checkout {
 	t.Helper()
 	dir := t.TempDir()
-	for _, d := range []string{"base", "overlays"} {
-		if err := os.CopyFS(filepath.Join(dir, d), os.DirFS(filepath.Join(testenv.RepoRoot(), d))); err != nil {
-			t.Fatalf("copying %s: %v", d, err)
-		}
-	}
+	testenv.CopyCheckout(t, dir, "base", "overlays")
 	c, err := OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -32,8 +32,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/siteops/siteops/test/testenv"
 )
 
 // webhookCerts makes a CA and a serving certificate for 127.0.0.1 with openssl, in the layout
@@ -84,16 +82,6 @@ func gitOut(dir string, args ...string) (string, error) {
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	return strings.TrimSpace(string(out)), err
-}
-
-// copyTree copies the checkout's folders into dst with cp -r.
-func copyTree(t *testing.T, dst string, folders ...string) {
-	t.Helper()
-	for _, f := range folders {
-		if out, err := exec.Command("cp", "-r", filepath.Join(testenv.RepoRoot(), f), dst).CombinedOutput(); err != nil {
-			t.Fatalf("cp %s: %v\n%s", f, err, out)
-		}
-	}
 }
 
 // writeFile writes content to dir/rel.

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/siteops/siteops/test/managerproc"
+	"github.com/siteops/siteops/test/testenv"
 )
 
 // TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen is the used-by flow end to end on the local
@@ -66,7 +67,7 @@ func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
 	// The source repository: this checkout's base/ and overlays/, with the local site's webhook and shadow
 	// report routing.
 	work := t.TempDir()
-	copyTree(t, work, "base", "overlays")
+	testenv.CopyCheckout(t, work, "base", "overlays")
 	writeFile(t, work, "overlays/local/webhook-mutating.yaml", webhookRouting("mutate", webhookPort, caBundle))
 	writeFile(t, work, "overlays/local/webhook-validating.yaml", webhookRouting("validate", webhookPort, caBundle))
 	writeFile(t, work, "overlays/local/analysis-standby-report.yaml", shadowReportRouting(greenShadowPort))

@@ -65,7 +65,7 @@ func TestUpgradeDrivenByArgoRollouts(t *testing.T) {
 	pb := startPodBacked(t)
 	u := &upgradeRun{t: t, pb: pb, work: t.TempDir(), rendered: t.TempDir(),
 		bare: filepath.Join(cluster.gitRoot, "siteops-pods.git"), leases: watchLeaseHolders(t, pb.client)}
-	copyTree(t, u.work, "base", "overlays")
+	testenv.CopyCheckout(t, u.work, "base", "overlays")
 	routeLocalToPods(t, u.work, pb, scaleDelay)
 	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", u.bare)
 	git(t, u.work, "init", "-q", "-b", "main")
