@@ -198,10 +198,6 @@ e2e-fleet: e2e-bins ## Start the end-to-end fleet, fresh, and leave it running (
 	hack/build-bins.sh etcd kube
 	SITEOPS_E2E_FLEET=up go test -tags e2e -count=1 -run '^$$' -v ./test/e2e/...
 
-.PHONY: e2e-on-fresh-fleet
-e2e-on-fresh-fleet: e2e-fleet ## Start the end-to-end fleet, fresh, run the end-to-end tests on it, stop it.
-	@$(MAKE) --no-print-directory test-e2e SITEOPS_E2E_FLEET=started
-
 .PHONY: e2e-fleet-down
 e2e-fleet-down: ## Stop the fleet make e2e-fleet started.
 	SITEOPS_E2E_FLEET=down go test -tags e2e -count=1 -run '^$$' ./test/e2e/...
