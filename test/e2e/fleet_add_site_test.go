@@ -39,6 +39,7 @@ func TestAddSiteKeepsTheFleetsSiteComponents(t *testing.T) {
 		t.Fatal("the fleet runs no site with Argo Rollouts: this test has nothing to compare with")
 	}
 	const name = "site-kept"
+	siteSlots(t, 1)
 	var env []string
 	for _, kv := range cluster.env {
 		k, _, _ := strings.Cut(kv, "=")

@@ -69,6 +69,7 @@ func addSite(t *testing.T, name string) {
 // (local-cluster.sh add-cluster), with siteops' CRDs installed; it stops it when the test ends.
 func ownCluster(t *testing.T, name string) kube {
 	t.Helper()
+	siteSlots(t, 1)
 	localCluster(t, "add-cluster", name)
 	t.Cleanup(func() { localCluster(t, "stop-site", name) })
 	k := siteKube(name)
@@ -82,6 +83,7 @@ func ownCluster(t *testing.T, name string) kube {
 // stops, syncs or writes to, and returns their names.
 func ownSites(t *testing.T, names ...string) []string {
 	t.Helper()
+	siteSlots(t, len(names))
 	errs := make([]error, len(names))
 	var wg sync.WaitGroup
 	for i, n := range names {
