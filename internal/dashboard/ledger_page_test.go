@@ -60,12 +60,12 @@ func TestLedgerViewShowsTheFourMetricsOfAScriptedHistory(t *testing.T) {
 	tab := newBrowser(t)
 
 	browse(tab, t, "opening the Fleet view", chromedp.Navigate(url+"/"), visible(`#sitesync-`+ns+`-shop a.ledger`))
-	browse(tab, t, "opening the Ledger view", chromedp.Click(chromedp.CSS(`#sitesync-`+ns+`-shop a.ledger`)),
+	click(tab, t, "opening the Ledger view", `#sitesync-`+ns+`-shop a.ledger`,
 		visible(`#metrics`))
 	if w := read(tab, t, "reading the window", text(`#window`)); w != "30d" {
 		t.Errorf("the Ledger view opens on window %q, want siteops ledger's 30d", w)
 	}
-	browse(tab, t, "choosing 7 days", chromedp.Click(chromedp.CSS(`.windows a[href="?window=7d"]`)),
+	click(tab, t, "choosing 7 days", `.windows a[href="?window=7d"]`,
 		visible(`.windows a.current[href="?window=7d"]`), visible(`#metrics`))
 	if w := read(tab, t, "reading the window", text(`#window`)); w != "7d" {
 		t.Fatalf("window %q after choosing 7d", w)

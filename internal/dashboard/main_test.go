@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -132,6 +133,26 @@ func newBrowser(tb testing.TB) context.Context {
 func browse(ctx context.Context, tb testing.TB, what string, steps ...chromedp.Action[chromedp.Void]) {
 	tb.Helper()
 	read(ctx, tb, what, chromedp.Steps(steps...))
+}
+
+// click clicks the element the CSS selector matches, then runs steps, failing the test as browse does. A live
+// update (dashboard.js) can swap in a new copy of the element between chromedp finding it and clicking it: the
+// node chromedp found is gone, and click finds the element again, up to three times.
+func click(ctx context.Context, tb testing.TB, what, sel string, steps ...chromedp.Action[chromedp.Void]) {
+	tb.Helper()
+	for attempt := 1; ; attempt++ {
+		runCtx, cancel := context.WithTimeout(ctx, time.Minute)
+		_, err := chromedp.Run(runCtx, chromedp.Click(chromedp.CSS(sel)))
+		cancel()
+		if err == nil {
+			break
+		}
+		if attempt == 3 || !strings.Contains(err.Error(), "Could not find node with given id") {
+			tb.Fatalf("%s: clicking %s: %v", what, sel, err)
+		}
+		tb.Logf("%s: %s was replaced while being clicked (%v); clicking it again", what, sel, err)
+	}
+	browse(ctx, tb, what, steps...)
 }
 
 // read runs an action in the tab and returns its value, failing the test as browse does.

@@ -127,7 +127,7 @@ func TestHaltShowsTheFailingSiteWithArgoCDsMessage(t *testing.T) {
 	}
 	screenshot(tab, t, "dashboard-halt")
 
-	browse(tab, t, "opening tokyo's Site view", chromedp.Click(chromedp.CSS(`#cell-tokyo`)),
+	click(tab, t, "opening tokyo's Site view", `#cell-tokyo`,
 		visible(`#site-state[data-state="Halted"]`))
 	site := read(tab, t, "reading tokyo's Site view", text(`#view`))
 	for _, want := range []string{argoDegraded, "argocd/shop-tokyo", "Degraded"} {

@@ -69,7 +69,7 @@ func TestSiteViewShowsTheSitesRenderedCommitsWithTrailersAndDiffs(t *testing.T) 
 
 	browse(tab, t, "opening the Rollout view", chromedp.Navigate(url+"/sitesyncs/"+ns+"/shop"),
 		visible(`#cell-paris`))
-	browse(tab, t, "opening paris's Site view", chromedp.Click(chromedp.CSS(`#cell-paris`)),
+	click(tab, t, "opening paris's Site view", `#cell-paris`,
 		visible(`#commit-`+f.r4))
 	order := read(tab, t, "listing the commits", chromedp.Evaluate[[]string](
 		`Array.from(document.querySelectorAll("article.commit")).map(a => a.id.replace("commit-", ""))`))
