@@ -39,6 +39,7 @@ type fleet struct {
 	bare      string // the source repository the git daemon serves
 	mgr       *manager
 	token     string
+	host      string // the cluster whose namespaces are the sites, or "" for a cluster per site (newFleetOn)
 }
 
 // siteKubeconfig is the admin kubeconfig of a site cluster.
@@ -48,6 +49,15 @@ func siteKubeconfig(site string) string {
 
 // onSite is jsonpath against a site's cluster: kubectl's output, or "" when the object is missing.
 func onSite(site string, args ...string) string { return siteKube(site).jsonpath(args...) }
+
+// atSite is jsonpath against where the fleet delivers site: namespace siteops-system of the site's cluster, or
+// namespace site of the fleet's host (newFleetOn).
+func (f *fleet) atSite(site string, args ...string) string {
+	if f.host != "" {
+		return siteKube(f.host).jsonpath(append([]string{"-n", site}, args...)...)
+	}
+	return siteKube(site).jsonpath(append([]string{"-n", "siteops-system"}, args...)...)
+}
 
 // localCluster runs hack/local-cluster.sh against the e2e cluster (e.g. stop-site NAME).
 func localCluster(t *testing.T, args ...string) {
@@ -151,7 +161,7 @@ func newFleetFrom(t *testing.T, ns string, files map[string]string, specExtra st
 // the site and namespace siteops-system.
 func newFleetOn(t *testing.T, ns, host string, files map[string]string, specExtra string) *fleet {
 	t.Helper()
-	f := &fleet{t: t, namespace: ns, work: t.TempDir(), token: "e2e-fleet-token-51c2"}
+	f := &fleet{t: t, namespace: ns, work: t.TempDir(), token: "e2e-fleet-token-51c2", host: host}
 	for rel, content := range files {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(f.work, rel)), 0o755); err != nil {
 			t.Fatal(err)

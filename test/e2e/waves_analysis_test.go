@@ -100,13 +100,13 @@ spec:
 //  4. a fourth change, Inconclusive too, is accepted while the rollout is paused (`siteops rollout pause`):
 //     wave first is done, and B gets the change only after `siteops rollout resume`.
 //
-// It runs beside other tests, on two site clusters of its own.
+// It runs beside other tests. Its sites are namespaces of a site cluster that the waves tests share (siteHost).
 func TestWavesAnalysisVerifiesEachWaveOnTheFleet(t *testing.T) {
 	t.Parallel()
-	sites := ownSites(t, "analysis-a", "analysis-b")
+	sites := []string{"analysis-a", "analysis-b"}
 	a, b := sites[0], sites[1]
 	endpoint := newErrorRateEndpoint(t, "0.01")
-	f := newFleetFrom(t, "wave-analysis", fleetSource(sites), fmt.Sprintf(`waves:
+	f := newFleetOn(t, "wave-analysis", siteHost(t), fleetSource(sites), fmt.Sprintf(`waves:
 - name: first
   sites: [%s]
   soak: 5s
@@ -140,8 +140,8 @@ onFailure: Revert
 		t.Fatalf("the metric never asked for %q; asked %v", q, endpoint.queries)
 	}
 	f.waitDelivered(3*time.Minute, map[string]string{b: f.siteField(b, "renderedCommit")})
-	if got := onSite(b, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
-		t.Fatalf("cluster %s release %q, want 2", b, got)
+	if got := f.atSite(b, "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
+		t.Fatalf("site %s release %q, want 2", b, got)
 	}
 	t.Logf("analysis of wave first: AnalysisStarted at %s, run started at %s, measured at %s, "+
 		"wave unlisted started at %s", f.eventTime(gitopsv1alpha1.EventAnalysisStarted, "wave first"),
@@ -168,8 +168,8 @@ onFailure: Revert
 		t.Fatalf("the rendered head %s is not the revert of %s:\n%s", short(revert), short(badA), msg)
 	}
 	f.waitDelivered(4*time.Minute, map[string]string{a: revert})
-	if got := onSite(a, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
-		t.Fatalf("cluster %s release %q after the revert, want 2", a, got)
+	if got := f.atSite(a, "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
+		t.Fatalf("site %s release %q after the revert, want 2", a, got)
 	}
 	if got := f.renderedFolder(b); got != folderB {
 		t.Fatalf("%s's rendered folder changed by the halted revision:\n%s", b, got)
@@ -230,9 +230,9 @@ func (f *fleet) waitReleaseOn(site, rev, n string) {
 		return got == rev+"|Complete", got + " " + f.rollout("message")
 	})
 	f.waitDelivered(3*time.Minute, map[string]string{site: f.siteField(site, "renderedCommit")})
-	got := onSite(site, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}")
+	got := f.atSite(site, "get", "cm", "site-info", "-o", "jsonpath={.data.release}")
 	if got != n {
-		f.t.Fatalf("cluster %s release %q, want %s", site, got, n)
+		f.t.Fatalf("site %s release %q, want %s", site, got, n)
 	}
 }
 

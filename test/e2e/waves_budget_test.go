@@ -44,15 +44,14 @@ spec:
       nodeSelector: {siteops.dev/no-such-node: "true"}
 `
 
-// TestWavesFailureBudgetsOnTenSites runs issue 31's failure budgets on a fleet of ten sites. The sites are
-// namespaces of one site cluster of the test's own: base/argocd's ApplicationSet, its destination changed to
-// that cluster and namespace <site>, gives each site its Application, as for a cluster per site; siteops reads
-// the Applications by their labels, whatever their destination. The waves are canary `10%` (budget-01, soak
-// 5s), half `50%` (budget-02 to 06, maxFailures 1) and rest `100%` (budget-07 to 10, maxFailures 1,
-// maxConcurrent 1); onFailure Revert, and no progressDeadline: a broken site fails by turning Degraded (its
-// Deployment's progress deadline is 15s). Each wave has its own budget, so the change that breaks budget-04
-// (wave half) and budget-08 and budget-10 (wave rest, published one at a time in that order) by their
-// overlays, which put web on a node that does not exist:
+// TestWavesFailureBudgetsOnTenSites runs issue 31's failure budgets on a fleet of ten sites. The sites are namespaces
+// of the site cluster the waves tests share (siteHost): base/argocd's ApplicationSet, its destination changed to that
+// cluster and namespace <site>, gives each site its Application, as for a cluster per site; siteops reads the
+// Applications by their labels, whatever their destination. The waves are canary `10%` (budget-01, soak 5s), half `50%`
+// (budget-02 to 06, maxFailures 1) and rest `100%` (budget-07 to 10, maxFailures 1, maxConcurrent 1); onFailure Revert,
+// and no progressDeadline: a broken site fails by turning Degraded (its Deployment's progress deadline is 15s). Each
+// wave has its own budget, so the change that breaks budget-04 (wave half) and budget-08 and budget-10 (wave rest,
+// published one at a time in that order) by their overlays, which put web on a node that does not exist:
 //  1. passes the canary;
 //  2. goes on past budget-04 in wave half (FailureTolerated, 1/1, budget-04 reverted alone), which finishes
 //     with its other four sites;
@@ -61,10 +60,10 @@ spec:
 //     budget-10 reverted, and `siteops status` shows the halt.
 //
 // The seven healthy sites end Synced and Healthy at the change, the three broken ones at their last healthy
-// output. It runs beside other tests, on a site cluster of its own.
+// output. It runs beside other tests.
 func TestWavesFailureBudgetsOnTenSites(t *testing.T) {
 	t.Parallel()
-	host := ownSites(t, "budget")[0]
+	host := siteHost(t)
 	f := newFleetOn(t, "budgets", host, fleetSource(budgetSites), `waves:
 - name: canary
   sites: ["10%"]
@@ -179,7 +178,7 @@ onFailure: Revert
 	// of its own.
 	for _, s := range healthy {
 		f.waitDelivered(3*time.Minute, map[string]string{s: f.siteField(s, "renderedCommit")})
-		if got := onHost(host, s, "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
+		if got := f.atSite(s, "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
 			t.Fatalf("namespace %s of cluster %s: release %q, want 2", s, host, got)
 		}
 	}
@@ -194,19 +193,13 @@ onFailure: Revert
 		}
 		f.waitDelivered(3*time.Minute, map[string]string{s: commit})
 		waitFor(t, 2*time.Minute, "namespace "+s+" of cluster "+host+" back on release 1", func() (bool, string) {
-			got := onHost(host, s, "get", "deploy", "web", "-o",
+			got := f.atSite(s, "get", "deploy", "web", "-o",
 				"jsonpath={.spec.template.spec.nodeSelector}|{.status.availableReplicas}") + "|" +
-				onHost(host, s, "get", "cm", "site-info", "-o", "jsonpath={.data.release}")
+				f.atSite(s, "get", "cm", "site-info", "-o", "jsonpath={.data.release}")
 			return got == "|2|1", got
 		})
 	}
 	f.transcript("healthy sites at " + short12 + ", broken ones reverted")
-}
-
-// onHost is jsonpath against namespace site of the site cluster host: kubectl's output, or "" when the
-// object is missing.
-func onHost(host, site string, args ...string) string {
-	return siteKube(host).jsonpath(append([]string{"-n", site}, args...)...)
 }
 
 // waitEventLine waits for an event of the SiteSync with reason whose message contains every one of parts.

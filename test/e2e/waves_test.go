@@ -34,11 +34,11 @@ import (
 
 // TestWavesDeliverSiteBySiteOnTheFleet runs issue 17's waves on the local fleet: site A is wave "first" (soak
 // 20s), site B is in the implicit last wave; progressDeadline 5m, onFailure Revert. Then:
-//  1. a base change reaches cluster A while cluster B keeps its objects (resourceVersions) and its rendered
+//  1. a base change reaches site A while site B keeps its objects (resourceVersions) and its rendered
 //     folder; SiteSync says Soaking with B pending on wave first; once A is Healthy and soaked B gets it;
 //  2. a base change that breaks A (no node matches web's nodeSelector, so the Deployment exceeds its progress
 //     deadline and Argo CD says Degraded) never reaches B: the rollout halts naming A (RolloutHalted), A's
-//     last healthy output is committed back (trailer Siteops-Revert-Of) and cluster A runs it again; a fix
+//     last healthy output is committed back (trailer Siteops-Revert-Of) and site A runs it again; a fix
 //     pushed to Git starts a new rollout that completes;
 //     `siteops dashboard`, open in headless Chromium through steps 1 and 2, shows B's cell Pending, Published
 //     and Healthy in turn and A halted with Argo CD's message, without a reload; its Fleet and Site views too,
@@ -47,14 +47,14 @@ import (
 //     `kubectl annotate sitesync sites siteops.dev/override-freeze="<revision> <reason>"` publishes it
 //     (trailer, event).
 //
-// It runs beside other tests, on two site clusters of its own.
+// It runs beside other tests. Its sites are namespaces of a site cluster that the waves tests share (siteHost).
 func TestWavesDeliverSiteBySiteOnTheFleet(t *testing.T) {
 	t.Parallel()
-	sites := ownSites(t, "waves-a", "waves-b")
+	sites := []string{"waves-a", "waves-b"}
 	a, b := sites[0], sites[1]
 	// The progress deadline is a safety net here: the broken site of step 2 halts the rollout by turning
 	// Degraded. On a loaded machine Argo CD's first sync of a new site can take more than a minute.
-	f := newFleetFrom(t, "waves", fleetSource(sites), fmt.Sprintf(`waves:
+	f := newFleetOn(t, "waves", siteHost(t), fleetSource(sites), fmt.Sprintf(`waves:
 - name: first
   sites: [%s]
   soak: 20s
@@ -94,8 +94,8 @@ onFailure: Revert
 		soakUntil, err = time.Parse(time.RFC3339, v[7])
 		return err == nil, got
 	})
-	if got := onSite(a, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
-		t.Fatalf("cluster %s release %q, want 2", a, got)
+	if got := f.atSite(a, "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
+		t.Fatalf("site %s release %q, want 2", a, got)
 	}
 	// B is untouched while A soaks; when this test looks after the soak (a slow machine), B's publish time
 	// below shows it came after the soak.
@@ -118,8 +118,8 @@ onFailure: Revert
 		t.Fatalf("%s's rendered commit %s is not after %s's %s", b, short(toB), a, short(toA))
 	}
 	f.waitDelivered(3*time.Minute, map[string]string{a: toA, b: toB})
-	if got := onSite(b, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
-		t.Fatalf("cluster %s release %q, want 2", b, got)
+	if got := f.atSite(b, "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "2" {
+		t.Fatalf("site %s release %q, want 2", b, got)
 	}
 	f.waitEvent(gitopsv1alpha1.EventWaveFinished, "wave first: "+a)
 	f.transcript("both waves delivered")
@@ -158,10 +158,10 @@ onFailure: Revert
 	}
 	f.checkDashboardShowsTheHalt(dash, a)
 	f.waitDelivered(4*time.Minute, map[string]string{a: revert})
-	waitFor(t, 2*time.Minute, "cluster "+a+" back on the old spec", func() (bool, string) {
-		got := onSite(a, "-n", "siteops-system", "get", "deploy", "web", "-o",
+	waitFor(t, 2*time.Minute, "site "+a+" back on the old spec", func() (bool, string) {
+		got := f.atSite(a, "get", "deploy", "web", "-o",
 			"jsonpath={.spec.template.spec.nodeSelector}|{.status.availableReplicas}") +
-			"|" + onSite(a, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}")
+			"|" + f.atSite(a, "get", "cm", "site-info", "-o", "jsonpath={.data.release}")
 		return got == "|2|2", got
 	})
 	if got := f.site(a, "health"); got != "Healthy" {
@@ -187,8 +187,8 @@ onFailure: Revert
 	})
 	f.waitDelivered(3*time.Minute, map[string]string{a: fixA, b: f.siteField(b, "renderedCommit")})
 	for _, s := range []string{a, b} {
-		if got := onSite(s, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "3" {
-			t.Fatalf("cluster %s release %q after the fix, want 3", s, got)
+		if got := f.atSite(s, "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "3" {
+			t.Fatalf("site %s release %q after the fix, want 3", s, got)
 		}
 	}
 	f.transcript("the fix rolled out")
@@ -232,8 +232,8 @@ onFailure: Revert
 	})
 	f.waitDelivered(3*time.Minute, map[string]string{a: overridden, b: f.siteField(b, "renderedCommit")})
 	for _, s := range []string{a, b} {
-		if got := onSite(s, "-n", "siteops-system", "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "4" {
-			t.Fatalf("cluster %s release %q after the override, want 4", s, got)
+		if got := f.atSite(s, "get", "cm", "site-info", "-o", "jsonpath={.data.release}"); got != "4" {
+			t.Fatalf("site %s release %q after the override, want 4", s, got)
 		}
 	}
 	f.transcript("the freeze overridden")
@@ -311,10 +311,10 @@ func (f *fleet) checkDashboardShowsTheHalt(dash *dashboardTab, site string) {
 // objectsOf lists the site cluster's ConfigMaps and Deployments in siteops-system with their resourceVersions.
 func (f *fleet) objectsOf(site string) string {
 	f.t.Helper()
-	out := onSite(site, "-n", "siteops-system", "get", "cm,deploy", "-o",
+	out := f.atSite(site, "get", "cm,deploy", "-o",
 		"jsonpath={range .items[*]}{.kind}/{.metadata.name}={.metadata.resourceVersion} {end}")
 	if !strings.Contains(out, "ConfigMap/site-info=") || !strings.Contains(out, "Deployment/web=") {
-		f.t.Fatalf("cluster %s has %q, want site-info and web", site, out)
+		f.t.Fatalf("site %s has %q, want site-info and web", site, out)
 	}
 	return out
 }
@@ -341,7 +341,7 @@ func (f *fleet) isAncestor(a, b string) bool {
 func (f *fleet) checkUntouched(site, rv, folder, when string) {
 	f.t.Helper()
 	if got := f.objectsOf(site); got != rv {
-		f.t.Fatalf("cluster %s changed %s: resourceVersions %s, then %s", site, when, rv, got)
+		f.t.Fatalf("site %s changed %s: resourceVersions %s, then %s", site, when, rv, got)
 	}
 	if got := f.renderedFolder(site); got != folder {
 		f.t.Fatalf("%s's rendered folder changed %s:\n%s\nwas:\n%s", site, when, got, folder)
