@@ -38,25 +38,25 @@ import (
 	"github.com/siteops/siteops/test/gitserver"
 )
 
-// ociNamespace is where the Application of the OCI source puts the site's objects on its cluster; the
-// ApplicationSet's Application of the rendered branch puts the same objects in siteops-system, so the two never
-// manage the same object.
+// ociNamespace is where the Application of the OCI source puts the site's objects on the site cluster; the
+// ApplicationSet's Application of the rendered branch puts the same objects in namespace <site>, so the two
+// never manage the same object.
 const ociNamespace = "from-oci"
 
 // TestArgoCDSyncsASiteFromItsOCIArtifact runs docs/oci.md on the local fleet: a SiteSync with target.oci (an
 // in-process registry on 127.0.0.1, plain HTTP) and a signing key publishes its site as an OCI artifact with
 // its provenance as a referrer; Argo CD, with a repository Secret of type oci and an Application whose source is
 // `oci://<registry>/sites`, revision `<site>` (the tag that follows the site's newest output) and path `.`,
-// syncs it to the site's cluster, Synced and Healthy at the artifact's digest. A source change then reaches the
+// syncs it to a site cluster, Synced and Healthy at the artifact's digest. A source change then reaches the
 // cluster through a new artifact under the same tag.
 //
-// It runs beside other tests, on a site cluster of its own.
+// It runs beside other tests. Its site is a namespace of the site cluster the waves tests share (siteHost).
 func TestArgoCDSyncsASiteFromItsOCIArtifact(t *testing.T) {
 	t.Parallel()
-	site := ownSites(t, "oci-a")[0]
+	site, host := "oci-a", siteHost(t)
 	repo := ociRegistry(t) + "/sites"
 	// Suspended until target.oci and the signing key are set, so that the first render already publishes them.
-	f := newFleetFrom(t, "oci", fleetSource([]string{site}), "suspend: true\n")
+	f := newFleetOn(t, "oci", host, fleetSource([]string{site}), "suspend: true\n")
 	key := gitserver.NewOpenPGPKey(t, "siteops e2e", "e2e@siteops.invalid", "")
 	keyFile := filepath.Join(t.TempDir(), "git.asc")
 	if err := os.WriteFile(keyFile, key.PrivateArmored, 0o600); err != nil {
@@ -76,9 +76,9 @@ func TestArgoCDSyncsASiteFromItsOCIArtifact(t *testing.T) {
 	}
 	checkArtifact(t, repo, site, commit, first)
 
-	app := argoCDFromOCI(t, repo, site)
+	app := argoCDFromOCI(t, repo, site, host)
 	f.waitSyncedFromOCI(app, first)
-	checkOnSite(t, site, "one")
+	checkOnCluster(t, host, site, "one")
 	f.ociTranscript(app, repo, "synced from the artifact")
 
 	// A source change: a new artifact under the moving tag, and Argo CD follows it.
@@ -87,7 +87,7 @@ func TestArgoCDSyncsASiteFromItsOCIArtifact(t *testing.T) {
 	second := f.waitArtifact(site, first)
 	checkArtifact(t, repo, site, f.site(site, "oci.renderedCommit"), second)
 	f.waitSyncedFromOCI(app, second)
-	checkOnSite(t, site, "two")
+	checkOnCluster(t, host, site, "two")
 	f.ociTranscript(app, repo, "after a source change")
 }
 
@@ -102,9 +102,9 @@ func ociRegistry(t *testing.T) string {
 }
 
 // argoCDFromOCI registers repo in Argo CD as an OCI repository over plain HTTP (a repository Secret) and
-// creates an Application that syncs the tag site of repo to site's cluster, namespace ociNamespace, as
-// docs/oci.md shows; it returns the Application's name. Both go when the test ends.
-func argoCDFromOCI(t *testing.T, repo, site string) string {
+// creates an Application that syncs the tag site of repo to the site cluster named cluster, namespace
+// ociNamespace, as docs/oci.md shows; it returns the Application's name. Both go when the test ends.
+func argoCDFromOCI(t *testing.T, repo, site, cluster string) string {
 	t.Helper()
 	app := site + "-from-oci"
 	apply(t, "argocd", fmt.Sprintf(`
@@ -124,11 +124,11 @@ metadata: {name: %[1]s}
 spec:
   project: default
   source: {repoURL: "oci://%[2]s", targetRevision: %[3]s, path: .}
-  destination: {name: %[3]s, namespace: %[4]s}
+  destination: {name: %[5]s, namespace: %[4]s}
   syncPolicy:
     automated: {prune: true, selfHeal: true}
     syncOptions: [CreateNamespace=true]
-`, app, repo, site, ociNamespace))
+`, app, repo, site, ociNamespace, cluster))
 	t.Cleanup(func() {
 		_, _ = tryKubectl("-n", "argocd", "delete", "application", app, "--ignore-not-found")
 		_, _ = tryKubectl("-n", "argocd", "delete", "secret", app+"-registry", "--ignore-not-found")
@@ -199,16 +199,16 @@ func checkArtifact(t *testing.T, repo, site, commit, digest string) {
 	}
 }
 
-// checkOnSite checks that site's cluster holds the site's objects in ociNamespace, with the greeting and two
-// available replicas of web.
-func checkOnSite(t *testing.T, site, greeting string) {
+// checkOnCluster checks that the site cluster named cluster holds site's objects in ociNamespace, with the
+// greeting and two available replicas of web.
+func checkOnCluster(t *testing.T, cluster, site, greeting string) {
 	t.Helper()
-	if got := onSite(site, "-n", ociNamespace, "get", "cm", "site-info", "-o",
+	if got := onSite(cluster, "-n", ociNamespace, "get", "cm", "site-info", "-o",
 		"jsonpath={.data.site} {.data.greeting}"); got != site+" "+greeting {
-		t.Fatalf("cluster %s: site-info in %s holds %q, want %q", site, ociNamespace, got, site+" "+greeting)
+		t.Fatalf("cluster %s: site-info in %s holds %q, want %q", cluster, ociNamespace, got, site+" "+greeting)
 	}
-	waitFor(t, 2*time.Minute, "web available on "+site, func() (bool, string) {
-		got := onSite(site, "-n", ociNamespace, "get", "deploy", "web", "-o", "jsonpath={.status.availableReplicas}")
+	waitFor(t, 2*time.Minute, "web available on "+cluster, func() (bool, string) {
+		got := onSite(cluster, "-n", ociNamespace, "get", "deploy", "web", "-o", "jsonpath={.status.availableReplicas}")
 		return got == "2", got
 	})
 }
