@@ -177,8 +177,8 @@ func TestHubFaultsManagerKilledRightAfterAnApproval(t *testing.T) {
 	}
 	f.checkWaveOrder(commits, canary, approved, f.rolloutTime(canary, "deliveredAt"))
 	f.checkWaveOrder(commits, approved, rest, f.rolloutTime(approved, "deliveredAt"))
-	by := jsonpath("-n", f.namespace, "get", "sitesync", "sites", "-o", `jsonpath={.status.rollout.history[?(@.revision=="`+
-		rev+`")].waves[?(@.name=="approved")].approvedBy}`)
+	by := jsonpath("-n", f.namespace, "get", "sitesync", "sites", "-o",
+		`jsonpath={.status.rollout.history[?(@.revision=="`+rev+`")].waves[?(@.name=="approved")].approvedBy}`)
 	t.Logf("history of %s: wave approved approvedBy %q", short(rev), by)
 	if by == "" {
 		t.Fatalf("the rollout history of %s does not record wave approved's approval", short(rev))
