@@ -86,8 +86,8 @@ fmt: ## gofmt every Go file (hack/argocd included, which go fmt ./... skips); li
 	@gofmt -l -w $(GO_FILES)
 
 .PHONY: vet
-vet: ## go vet of both modules, the end-to-end tests (build tag e2e) included.
-	go vet -tags e2e ./...
+vet: ## go vet of both modules, the end-to-end tests (build tags e2e, hubfaults) included.
+	go vet -tags e2e,hubfaults ./...
 	cd $(BENCH_DIR) && go vet ./...
 
 .PHONY: vulncheck
@@ -213,6 +213,11 @@ test-shard-load: ## Sharding on the local cluster, not in make test: 1,000 CronJ
 	hack/build-bins.sh etcd kube kwok
 	SITEOPS_E2E_SITES= SITEOPS_CLUSTER_COMPONENTS=kwok SITEOPS_SHARD_LOAD_CRONJOBS=$${SITEOPS_SHARD_LOAD_CRONJOBS:-1000} SITEOPS_LOAD_MINUTES=$${SITEOPS_LOAD_MINUTES:-3} \
 	  go test -tags e2e -count=1 -timeout 40m -v -run '^TestShardedCronJobLoad$$' ./test/e2e/...
+
+.PHONY: test-hub-faults
+test-hub-faults: ## The hub's own faults mid-rollout (issue 34 item 5), not in make test: managers SIGKILLed, Argo CD's application controller down, the hub's kube-apiserver restarted.
+	hack/build-bins.sh etcd kube kwok rollouts argocd
+	SITEOPS_E2E_SITES= go test -tags e2e,hubfaults -count=1 -timeout 45m -v -run '^TestHubFaults' ./test/e2e/...
 
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.

@@ -16,6 +16,8 @@
 #   hack/local-cluster.sh env     print the exports that point kubectl (and the argo rollouts plugin) at it
 #   hack/local-cluster.sh status  show each process
 #   hack/local-cluster.sh restart-apiserver [SECONDS]  SIGKILL kube-apiserver, keep it down SECONDS (10), start it
+#   hack/local-cluster.sh stop NAME       stop one hub component (SIGTERM), as an outage of it; start NAME starts
+#                                 it again. NAME: argocd-application-controller
 #   hack/local-cluster.sh stop-site NAME   stop site NAME's processes (as an unreachable cluster); start-site NAME
 #   hack/local-cluster.sh add-site NAME    start one more site cluster and register it in Argo CD
 #   hack/local-cluster.sh add-cluster NAME start a cluster as a site is started, not registered in Argo CD
@@ -260,14 +262,7 @@ EOT
   # 10 min on the local fleet. A relist reads every resource type of the cluster and holds the cluster's cache
   # meanwhile (renders for it wait), so a short one on many sites starves Argo CD. It reports the failure
   # after --repo-error-grace-period-seconds (180 s by default): 30 s here.
-  ARGOCD_CLUSTER_CACHE_RESYNC_DURATION=${ARGOCD_CLUSTER_CACHE_RESYNC_DURATION:-10m} \
-    ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true \
-    start argocd-application-controller \
-    "$a/argocd-application-controller" --kubeconfig "$KUBECONFIG" --namespace argocd \
-    --repo-server "127.0.0.1:$REPO_PORT" --repo-server-plaintext --redis "127.0.0.1:$REDIS_PORT" \
-    --metrics-port "$CTRL_METRICS" --app-resync 15 --app-resync-jitter 0 --persist-resource-health \
-    --repo-error-grace-period-seconds 30
-  waitfor argocd-application-controller curl -sf "http://127.0.0.1:$CTRL_METRICS/healthz"
+  start_app_controller "$a"
   # The ApplicationSet controller generates one Application per site folder of the rendered branch.
   start argocd-applicationset-controller "$a/argocd-applicationset-controller" --kubeconfig "$KUBECONFIG" \
     --namespace argocd --argocd-repo-server "127.0.0.1:$REPO_PORT" --repo-server-plaintext \
@@ -275,6 +270,19 @@ EOT
     --webhook-addr "127.0.0.1:$APPSET_WEBHOOK" --enable-scm-providers=false --logformat text
   # It registers no health check: its metrics endpoint answering means it runs.
   waitfor argocd-applicationset-controller curl -sf -o /dev/null "http://127.0.0.1:$APPSET_METRICS/metrics"
+}
+
+# start_app_controller DIR starts Argo CD's application-controller of the argocd binaries in DIR and waits until
+# it is healthy.
+start_app_controller() {
+  ARGOCD_CLUSTER_CACHE_RESYNC_DURATION=${ARGOCD_CLUSTER_CACHE_RESYNC_DURATION:-10m} \
+    ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true \
+    start argocd-application-controller \
+    "$1/argocd-application-controller" --kubeconfig "$KUBECONFIG" --namespace argocd \
+    --repo-server "127.0.0.1:$REPO_PORT" --repo-server-plaintext --redis "127.0.0.1:$REDIS_PORT" \
+    --metrics-port "$CTRL_METRICS" --app-resync 15 --app-resync-jitter 0 --persist-resource-health \
+    --repo-error-grace-period-seconds 30
+  waitfor argocd-application-controller curl -sf "http://127.0.0.1:$CTRL_METRICS/healthz"
 }
 
 # inotify_room raises the per-user limit on inotify instances when it is below 512 and this user may: every
@@ -390,6 +398,24 @@ cmd_restart_apiserver() {
   start_apiserver
 }
 
+# hub_components are the hub's processes `stop` and `start` act on one at a time.
+hub_components="argocd-application-controller"
+
+# cmd_stop NAME stops one process of the hub (hub_components) gracefully, as an outage of that component;
+# everything else keeps running.
+cmd_stop() {
+  case " $hub_components " in *" $1 "*) ;; *) log "stop: $1 is not one of: $hub_components"; return 2 ;; esac
+  stop "$1"
+}
+
+# cmd_start NAME starts again one process of the hub that cmd_stop stopped, and waits until it is healthy.
+cmd_start() {
+  case $1 in
+    argocd-application-controller) start_app_controller "$(bindir argocd)" ;;
+    *) log "start: $1 is not one of: $hub_components"; return 2 ;;
+  esac
+}
+
 cmd_env() {
   echo "export KUBECONFIG=$KUBECONFIG"
   [ -z "$SITES" ] || echo "export SITEOPS_CLUSTER_SITES=$(echo $SITES | tr ' ' ,) SITEOPS_CLUSTER_SITES_DIR=$D/sites"
@@ -425,10 +451,12 @@ case ${1:-} in
   env) cmd_env ;;
   status) cmd_status ;;
   restart-apiserver) shift; cmd_restart_apiserver "${1:-10}" ;;
+  stop) shift; cmd_stop "${1:?component name}" ;;
+  start) shift; cmd_start "${1:?component name}" ;;
   stop-site) shift; stop_site "${1:?site name}" ;;
   start-site) shift; mkdir -p "$D/logs"; up_site "${1:?site name}" ;;
   add-site) shift; mkdir -p "$D/logs"; up_site "${1:?site name}"; remember_site "$1" ;;
   add-cluster) shift; mkdir -p "$D/logs"; up_site "${1:?cluster name}" --unregistered ;;
   restart-site-apiserver) shift; restart_site_apiserver "${1:?site name}" "${2:-10}" ;;
-  *) echo "usage: $0 up|down [--wipe]|env|status|restart-apiserver [SECONDS]|stop-site NAME|start-site NAME|add-site NAME|add-cluster NAME|restart-site-apiserver NAME [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down [--wipe]|env|status|restart-apiserver [SECONDS]|stop NAME|start NAME|stop-site NAME|start-site NAME|add-site NAME|add-cluster NAME|restart-site-apiserver NAME [SECONDS]" >&2; exit 2 ;;
 esac

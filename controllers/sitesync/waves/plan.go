@@ -156,7 +156,11 @@ func (p *planning) records() {
 			if failedState(old.State) {
 				rec.WaitingFor = old.WaitingFor
 			}
-		case s.Changed:
+		case s.Changed || (had && same && old.State == gitopsv1alpha1.SitePending):
+			// A site pending at this revision stays pending until the walk publishes it, even when its folder
+			// already holds the revision's output: a manager that pushed the commit died before recording it
+			// (or another writer published it). The walk then records it published, with its wave's events
+			// and history, and verifies it before the next wave; the publish itself commits nothing new.
 			rec.State = gitopsv1alpha1.SitePending
 		case had && old.State == gitopsv1alpha1.SitePublished && p.prev.Phase != gitopsv1alpha1.RolloutComplete:
 			rec.State, rec.PublishedAt = gitopsv1alpha1.SitePublished, old.PublishedAt
@@ -167,9 +171,12 @@ func (p *planning) records() {
 			s.Delivery == gitopsv1alpha1.DeliveryDelivered {
 			rec.DeliveredAt = p.now()
 		}
-		// The last healthy output is what ran before this rollout touched the site: what a revert restores.
+		// The last healthy output is what ran before this rollout touched the site: what a revert restores. A
+		// pending site whose folder already holds this revision's output (published, not yet recorded) has none
+		// new.
 		if s.Delivery == gitopsv1alpha1.DeliveryDelivered && s.RenderedCommit != "" &&
-			rec.State != gitopsv1alpha1.SitePublished {
+			rec.State != gitopsv1alpha1.SitePublished &&
+			(rec.State != gitopsv1alpha1.SitePending || s.PublishedRevision != p.in.Revision) {
 			rec.LastHealthyCommit, rec.LastHealthyRevision = s.RenderedCommit, s.PublishedRevision
 		}
 		p.recs[s.Name] = rec
