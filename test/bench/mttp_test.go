@@ -75,12 +75,18 @@ func BenchmarkMTTPBesideFlux(b *testing.B) {
 	for b.Loop() {
 		for _, n := range sizes {
 			flux := runFluxSide(b, pb, n)
-			b.Logf("%d apps, Flux: %s; %s", n, flux.summary(), flux.procs)
+			mttpProgress(n, "Flux", flux)
 			siteops := runSiteopsSide(b, pb, n)
-			b.Logf("%d apps, siteops: %s; %s", n, siteops.summary(), siteops.procs)
+			mttpProgress(n, "siteops", siteops)
 			recordMTTP(b, n, siteops, flux)
 		}
 	}
+}
+
+// mttpProgress prints a side's figures as soon as it has run (b.Logf would hold them until the end of the
+// benchmark), so a run stopped at a larger size still shows the sizes it measured.
+func mttpProgress(n int, name string, s mttpSide) {
+	fmt.Fprintf(os.Stderr, "mttp: %d apps, %s: %s; %s\n", n, name, s.summary(), s.procs)
 }
 
 // recordMTTP records the row of size n.
