@@ -2,12 +2,14 @@
 # build-bins.sh builds the Kubernetes-side binaries siteops tests run against, from Go modules only, and caches
 # them by version under $SITEOPS_CACHE/bin/<name>-<version>/. A component already built is skipped.
 #
-#   hack/build-bins.sh [etcd] [kube] [kwok] [rollouts] [argocd] [kustomize]   (default: all)
+#   hack/build-bins.sh [etcd] [kube] [kwok] [rollouts] [argocd] [kustomize] [flux]
+#                      (default: all but flux, which only make bench-flux asks for)
 #   hack/build-bins.sh --path NAME                                          print the folder of NAME
 #
 # Cold build times on an idle 2-core machine (test/bench/RESULTS.md, "Build and test times"): etcd ~2 min, kube
 # (apiserver, controller-manager, scheduler) ~12 min, kwok ~3 min, rollouts ~6.5 min, argocd ~6 min,
-# kustomize ~1 min.
+# kustomize ~1 min; flux (source-controller, kustomize-controller) 24 min of CPU (50 min at nice 10 on a 2-core
+# machine busy with other builds, load 12-20).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.sh"
@@ -33,6 +35,7 @@ dir_of() {
     # The Argo CD build links hack/argocd/main.go: a change to it is a new build.
     argocd) echo "$SITEOPS_CACHE/bin/argocd-$ARGOCD_VERSION-$(sha256sum "$here/argocd/main.go" | cut -c1-8)" ;;
     kustomize) echo "$SITEOPS_CACHE/bin/kustomize-$KUSTOMIZE_VERSION" ;;
+    flux) echo "$SITEOPS_CACHE/bin/flux-$FLUX_VERSION" ;;
     *) echo "unknown component $1" >&2; return 1 ;;
   esac
 }
@@ -173,6 +176,29 @@ build_argocd() {
 
 build_kustomize() {
   GOBIN=$1 go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
+}
+
+# build_flux builds Flux's source-controller and kustomize-controller, the anchor of make bench-flux, each in a
+# copy of its module. Their api/ is a module of its own, left out of the zip: the published api module of the
+# same version replaces go.mod's ./api, and the build adds its go.sum lines (-mod=mod; go mod tidy would fetch
+# their tests' dependencies, one of which the module proxy no longer serves). Their CRDs go to crds/.
+build_flux() {
+  local c d src
+  for c in source-controller kustomize-controller; do
+    d=$(moddir "github.com/fluxcd/$c@$FLUX_VERSION")
+    src=$work/flux-$c
+    rm -rf "$src" && cp -r "$d" "$src" && chmod -R u+w "$src"
+    cd "$src"
+    go mod edit -dropreplace "github.com/fluxcd/$c/api" -require "github.com/fluxcd/$c/api@$FLUX_VERSION"
+    # The Go module proxy answers 403 "not available" for github.com/fluxcd/pkg/artifact v0.18.3, which
+    # source-controller v1.9.6 requires: v0.18.0, the same minor, stands in.
+    if grep -q 'github.com/fluxcd/pkg/artifact v0.18.3$' go.mod; then
+      go mod edit -replace github.com/fluxcd/pkg/artifact=github.com/fluxcd/pkg/artifact@v0.18.0
+    fi
+    log "flux: building $c"
+    go build -mod=mod -trimpath -ldflags "-s -w" -o "$1/$c" .
+    mkdir -p "$1/crds" && cp config/crd/bases/*.yaml "$1/crds/"
+  done
 }
 
 # wait_for waits up to $2 seconds (by the clock, not by count) for process $1 to end; it fails while the

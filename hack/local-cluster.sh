@@ -33,7 +33,10 @@
 # i's ten ports start at port base + 20 + 10i, its state is in $SITEOPS_CLUSTER_DIR/sites/NAME (admin.kubeconfig);
 # SITEOPS_CLUSTER_SITE_COMPONENTS (default none) the sites' optional parts: "rollouts" runs Argo Rollouts' CRDs
 # and controller on each site, "managers" backs the sites' siteops manager pods with bin/manager processes
-# (hack/local-sites.sh). `up` keeps these settings in $SITEOPS_CLUSTER_DIR/fleet.env for the other commands.
+# (hack/local-sites.sh); SITEOPS_CLUSTER_SERVICE_RANGE (default 10.96.0.0/24, 254 Services) the hub's Service IP
+# range (make bench-flux creates 1,000 Services); SITEOPS_ARGOCD_APP_RESYNC (default 15) the seconds between
+# Argo CD's refreshes of every Application (Argo CD's own default is 180). `up` keeps these settings in
+# $SITEOPS_CLUSTER_DIR/fleet.env for the other commands.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.sh"
@@ -79,6 +82,7 @@ REPO_METRICS=$((PB + 11)) CTRL_METRICS=$((PB + 12)) GIT_PORT=$((PB + 13)) APPSET
 APPSET_PROBE=$((PB + 15)) APPSET_WEBHOOK=$((PB + 16))
 SITES=${SITEOPS_CLUSTER_SITES:-}
 SITES=${SITES//,/ }
+SERVICE_RANGE=${SITEOPS_CLUSTER_SERVICE_RANGE:-10.96.0.0/24}
 # NODE_GRACE is how long a node may miss its heartbeats before the node lifecycle controller marks it and every
 # pod on it NotReady: long, because kwok, unlike a kubelet, never reports such pods Ready again once the node is
 # back, and a test that restarts an API server under load can keep it away longer than the usual 50 s.
@@ -154,7 +158,7 @@ EOT
     --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
     --requestheader-extra-headers-prefix=X-Remote-Extra- --authorization-mode=Node,RBAC \
     --service-account-issuer=https://kubernetes.default.svc.cluster.local --service-account-key-file="$P/sa.pub" \
-    --service-account-signing-key-file="$P/sa.key" --service-cluster-ip-range=10.96.0.0/24 --allow-privileged=true \
+    --service-account-signing-key-file="$P/sa.key" --service-cluster-ip-range="$SERVICE_RANGE" --allow-privileged=true \
     --enable-aggregator-routing=true --cert-dir="$D/apiserver-certs" --profiling=false "${audit[@]}"
   waitfor kube-apiserver kubectl get --raw /readyz
 }
@@ -280,8 +284,8 @@ start_app_controller() {
     start argocd-application-controller \
     "$1/argocd-application-controller" --kubeconfig "$KUBECONFIG" --namespace argocd \
     --repo-server "127.0.0.1:$REPO_PORT" --repo-server-plaintext --redis "127.0.0.1:$REDIS_PORT" \
-    --metrics-port "$CTRL_METRICS" --app-resync 15 --app-resync-jitter 0 --persist-resource-health \
-    --repo-error-grace-period-seconds 30
+    --metrics-port "$CTRL_METRICS" --app-resync "${SITEOPS_ARGOCD_APP_RESYNC:-15}" --app-resync-jitter 0 \
+    --persist-resource-health --repo-error-grace-period-seconds 30
   waitfor argocd-application-controller curl -sf "http://127.0.0.1:$CTRL_METRICS/healthz"
 }
 
@@ -312,7 +316,7 @@ cmd_up() {
   mkdir -p "$D/logs"
   local k
   for k in SITEOPS_CLUSTER_PORT_BASE SITEOPS_CLUSTER_COMPONENTS SITEOPS_CLUSTER_SITES SITEOPS_CLUSTER_SITE_COMPONENTS \
-    SITEOPS_SITE_MANAGER SITEOPS_SITE_MANAGERS; do
+    SITEOPS_SITE_MANAGER SITEOPS_SITE_MANAGERS SITEOPS_CLUSTER_SERVICE_RANGE SITEOPS_ARGOCD_APP_RESYNC; do
     [ -z "${!k+x}" ] || echo "$k=${!k}"
   done >"$D/fleet.env"
   pki

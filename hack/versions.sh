@@ -20,6 +20,8 @@ export ROLLOUTS_VERSION=${ROLLOUTS_VERSION:-v1.10.1}
 # ARGOCD_VERSION: v3.2.12 does not compile (controller/cache/info.go: undefined settings.ValidateExternalURL).
 export ARGOCD_VERSION=${ARGOCD_VERSION:-v3.2.11}
 export KUSTOMIZE_VERSION=${KUSTOMIZE_VERSION:-v5.8.1}
+# FLUX_VERSION: source-controller and kustomize-controller, the anchor of make bench-flux only (v1.10 needs go 1.27).
+export FLUX_VERSION=${FLUX_VERSION:-v1.9.6}
 
 # SITEOPS_CACHE holds the built binaries (bin/<name>-<version>/), their throw-away build modules and a private
 # Go build cache, so a second clone on the same machine reuses them and `git clean` never loses them.

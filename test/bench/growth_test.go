@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -68,19 +67,7 @@ func (p growthPoint) incrementalWall() time.Duration { return Median(walls(p.Inc
 // growthSizes reads the sizes of the curve.
 func growthSizes(tb testing.TB) []int {
 	tb.Helper()
-	v := os.Getenv(envGrowthSites)
-	if v == "" {
-		return []int{benchShape.Sites}
-	}
-	var sizes []int
-	for _, f := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			tb.Fatalf("%s=%q: want comma-separated positive integers", envGrowthSites, v)
-		}
-		sizes = append(sizes, n)
-	}
-	return sizes
+	return envSizes(tb, envGrowthSites, benchShape.Sites)
 }
 
 // measureGrowth measures one size: a repository of shape on a real Git server, a cold and a warm full Sync,

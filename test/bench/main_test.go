@@ -55,7 +55,7 @@ func TestMain(m *testing.M) {
 
 // report prints the table when rows were recorded and writes RESULTS.md when asked; it returns the exit code.
 func report(code int) int {
-	code = reportScale(code)
+	code = reportFlux(reportScale(code))
 	if recorded.Len() == 0 {
 		return code
 	}
@@ -82,16 +82,31 @@ func reportScale(code int) int {
 	if scaleRecorded.Len() == 0 {
 		return code
 	}
-	out := scaleRecorded.ScaleReport(Machine(time.Now()), growthPlotFile)
-	fmt.Print("\n" + out)
+	return reportBlock(code, "the growth curve", scaleRecorded.ScaleReport(Machine(time.Now()), growthPlotFile),
+		WriteScaleFile)
+}
+
+// reportFlux prints the block of the mean time to production beside Flux when its rows were recorded and
+// writes it into RESULTS.md when asked; it returns the exit code.
+func reportFlux(code int) int {
+	if fluxRecorded.Len() == 0 {
+		return code
+	}
+	return reportBlock(code, "the mean time to production beside Flux", fluxRecorded.FluxReport(Machine(time.Now())),
+		WriteFluxFile)
+}
+
+// reportBlock prints block (what) and, when asked and nothing failed, writes it into RESULTS.md with write.
+func reportBlock(code int, what, block string, write func(path, block string) error) int {
+	fmt.Print("\n" + block)
 	if os.Getenv(WriteEnv) != "1" || code != 0 {
 		return code
 	}
-	if err := WriteScaleFile(resultsFile, out); err != nil {
+	if err := write(resultsFile, block); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 		return 1
 	}
-	fmt.Printf("bench: wrote the growth curve into %s\n", resultsFile)
+	fmt.Printf("bench: wrote %s into %s\n", what, resultsFile)
 	return code
 }
 

@@ -59,6 +59,25 @@ func envInt(tb testing.TB, name string, def int) int {
 	return n
 }
 
+// envSizes reads a knob of comma-separated positive integers (sizes to measure), [def] when unset; a bad value
+// fails the benchmark.
+func envSizes(tb testing.TB, name string, def int) []int {
+	tb.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return []int{def}
+	}
+	var sizes []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			tb.Fatalf("%s=%q: want comma-separated positive integers", name, v)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
+}
+
 // envCount reads a knob that may be 0 (0 skips what it counts), def when unset; a negative or non-integer
 // value fails the benchmark.
 func envCount(tb testing.TB, name string, def int) int {

@@ -31,11 +31,15 @@ import (
 type Usage struct {
 	// CPU is the user and system CPU time.
 	CPU time.Duration
+	// ChildrenCPU is the user and system CPU time of the children the process has waited for (e.g. the git
+	// commands a controller runs).
+	ChildrenCPU time.Duration
 	// RSS and PeakRSS are VmRSS and VmHWM (the peak), in bytes.
 	RSS, PeakRSS int64
 }
 
-// Read reads /proc/<pid>/stat (utime and stime, in clock ticks of 1/100 s on Linux) and /proc/<pid>/status.
+// Read reads /proc/<pid>/stat (utime, stime, cutime and cstime, in clock ticks of 1/100 s on Linux) and
+// /proc/<pid>/status.
 func Read(pid int) (Usage, error) {
 	var u Usage
 	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -50,6 +54,11 @@ func Read(pid int) (Usage, error) {
 	ut, _ := strconv.ParseInt(f[11], 10, 64) // field 14, utime
 	st, _ := strconv.ParseInt(f[12], 10, 64) // field 15, stime
 	u.CPU = time.Duration(ut+st) * time.Second / 100
+	if len(f) >= 15 {
+		cut, _ := strconv.ParseInt(f[13], 10, 64) // field 16, cutime
+		cst, _ := strconv.ParseInt(f[14], 10, 64) // field 17, cstime
+		u.ChildrenCPU = time.Duration(cut+cst) * time.Second / 100
+	}
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return u, fmt.Errorf("reading status of %d: %w", pid, err)

@@ -18,6 +18,7 @@ package procstat
 
 import (
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 )
@@ -48,6 +49,29 @@ func TestReadSeesThisProcessWork(t *testing.T) {
 	if _, err := Read(1 << 30); err == nil {
 		t.Error("Read of a PID that does not exist: no error")
 	}
+}
+
+// TestReadCountsChildrenWaitedFor runs a busy shell loop as a child until Read of this process shows its CPU
+// time among the children's (it fails if that has not happened after ten runs).
+func TestReadCountsChildrenWaitedFor(t *testing.T) {
+	before, err := Read(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		if out, err := exec.Command("sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done").
+			CombinedOutput(); err != nil {
+			t.Fatalf("busy child: %v\n%s", err, out)
+		}
+		after, err := Read(os.Getpid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.ChildrenCPU > before.ChildrenCPU {
+			return
+		}
+	}
+	t.Fatal("ten busy children waited for, and no children's CPU time in Read")
 }
 
 // spin keeps the compiler from dropping the test's busy loop.
