@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/siteops/siteops/gitops"
+	"github.com/siteops/siteops/gitops/publish"
 )
 
 // The hub fault tests (issue 34 item 5) run only with the build tags e2e and hubfaults: `make test-hub-faults`.
@@ -38,7 +39,6 @@ import (
 // faultFleet is a fleet of three sites, <ns>-1, <ns>-2 and <ns>-3, namespaces of the site cluster host.
 type faultFleet struct {
 	*fleet
-	host  string
 	sites []string
 }
 
@@ -48,8 +48,8 @@ func newFaultFleet(t *testing.T, ns, spec string) *faultFleet {
 	t.Helper()
 	host := ownSites(t, ns)[0]
 	sites := []string{ns + "-1", ns + "-2", ns + "-3"}
-	f := &faultFleet{fleet: newFleetOn(t, ns, host, fleetSource(sites), fmt.Sprintf(spec, sites[0], sites[1], sites[2])),
-		host: host, sites: sites}
+	spec = fmt.Sprintf(spec, sites[0], sites[1], sites[2])
+	f := &faultFleet{fleet: newFleetOn(t, ns, host, fleetSource(sites), spec), sites: sites}
 	waitFor(t, time.Minute, "manager Ready", func() (bool, string) { return f.mgr.Ready(), "" })
 	return f
 }
@@ -104,16 +104,14 @@ func (f *faultFleet) renderedLog() []renderedCommit {
 		}
 		sha, body, _ := strings.Cut(c, "\n")
 		rc := renderedCommit{sha: sha}
-		for _, line := range strings.Split(body, "\n") {
-			k, v, ok := strings.Cut(line, ": ")
-			switch {
-			case !ok:
-			case k == gitops.TrailerSourceRevision:
-				rc.source = v
-			case k == gitops.TrailerRevertOf:
-				rc.revertOf = v
-			case k == gitops.TrailerSites:
-				rc.sites = strings.Split(v, ",")
+		for _, tr := range publish.ParseTrailers(body) {
+			switch tr.Key {
+			case gitops.TrailerSourceRevision:
+				rc.source = tr.Value
+			case gitops.TrailerRevertOf:
+				rc.revertOf = tr.Value
+			case gitops.TrailerSites:
+				rc.sites = strings.Split(tr.Value, ",")
 			}
 		}
 		out = append(out, rc)
