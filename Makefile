@@ -215,7 +215,7 @@ test-shard-load: ## Sharding on the local cluster, not in make test: 1,000 CronJ
 	  go test -tags e2e -count=1 -timeout 40m -v -run '^TestShardedCronJobLoad$$' ./test/e2e/...
 
 .PHONY: test-hub-faults
-test-hub-faults: ## The hub's own faults mid-rollout (issue 34 item 5), not in make test: managers SIGKILLed, Argo CD's application controller down, the hub's kube-apiserver restarted.
+test-hub-faults: ## The hub's own faults mid-rollout, not in make test: managers SIGKILLed, Argo CD's application controller down, the hub's kube-apiserver restarted.
 	hack/build-bins.sh etcd kube kwok rollouts argocd
 	SITEOPS_E2E_SITES= go test -tags e2e,hubfaults -count=1 -timeout 45m -v -run '^TestHubFaults' ./test/e2e/...
 
