@@ -70,7 +70,9 @@ type argoApplication struct {
 			Status   string `json:"status"`
 			Revision string `json:"revision"`
 		} `json:"sync"`
-		Health         argoHealth `json:"health"`
+		Health argoHealth `json:"health"`
+		// ReconciledAt is when Argo CD's application controller last compared the Application with Git.
+		ReconciledAt   string `json:"reconciledAt,omitempty"`
 		OperationState *struct {
 			Phase      string `json:"phase"`
 			Message    string `json:"message"`
@@ -105,6 +107,10 @@ type appView struct {
 	Settling                     bool // automated sync will act: see settling
 	Message                      string
 	ManagerRollout               string
+	// RefreshAsked: the Application still carries Argo CD's refresh annotation (Argo CD removes it once done).
+	RefreshAsked bool
+	// ReconciledAt is when Argo CD last compared the Application with Git, as Argo CD wrote it.
+	ReconciledAt string
 }
 
 // viewOf reads the fields siteops reports from an Application.
@@ -117,7 +123,8 @@ func viewOf(u *unstructured.Unstructured) (appView, error) {
 	v := appView{
 		Key: a.Metadata.Namespace + "/" + a.Metadata.Name, Site: a.Metadata.Labels[gitopsv1alpha1.LabelSite],
 		SyncStatus: st.Sync.Status, Revision: st.Sync.Revision, Health: st.Health.Status,
-		Operating: a.Operation != nil || (st.OperationState != nil && st.OperationState.Phase == "Running"),
+		Operating:    a.Operation != nil || (st.OperationState != nil && st.OperationState.Phase == "Running"),
+		RefreshAsked: a.Metadata.Annotations[refreshAnnotation] != "", ReconciledAt: st.ReconciledAt,
 	}
 	for _, r := range st.Resources {
 		if r.Group == "argoproj.io" && r.Kind == "Rollout" && r.Name == managerRolloutName && r.Health != nil {

@@ -58,6 +58,7 @@ func (r *Reconciler) observeDelivery(ctx context.Context, run *scope) error {
 		s := &st.Sites[i]
 		app, found := apps[s.Name]
 		d := judge(s.RenderedCommit, st.RenderedRevision, app, found)
+		r.explainSilence(run, s.Name, app, &d)
 		if !found {
 			d.DeliveryMessage = fmt.Sprintf("no Argo CD Application in namespace %s is labelled %s=%s and %s=%s",
 				run.obj.DeliveryNamespace(), gitopsv1alpha1.LabelSiteSync, run.obj.Name, gitopsv1alpha1.LabelSite, s.Name)

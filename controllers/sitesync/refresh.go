@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -48,7 +49,7 @@ func (r *Reconciler) refreshApplications(ctx context.Context, run *scope) error 
 		}
 		changed := run.result.Pushed && s.RenderedCommit == head
 		stale := app.Revision != "" && app.Revision != head && app.Revision != s.RenderedCommit && !app.Operating
-		if (!changed && !stale) || !r.refreshed.first(key, s.Name, head) {
+		if (!changed && !stale) || !r.refreshed.first(key, s.Name, head, r.Clock.Now()) {
 			continue
 		}
 		if err := r.refresh(ctx, app.Key); err != nil {
@@ -76,28 +77,43 @@ func (r *Reconciler) refresh(ctx context.Context, nsName string) error {
 }
 
 // refreshTracker remembers, per SiteSync and site, the branch head an Application was last asked to refresh
-// for.
+// for, and when.
 type refreshTracker struct {
 	mu   sync.Mutex
-	head map[types.NamespacedName]map[string]string
+	head map[types.NamespacedName]map[string]refreshAsk
+}
+
+// refreshAsk is one refresh asked of a site's Application: for which branch head, and when.
+type refreshAsk struct {
+	head string
+	at   time.Time
 }
 
 func newRefreshTracker() *refreshTracker {
-	return &refreshTracker{head: map[types.NamespacedName]map[string]string{}}
+	return &refreshTracker{head: map[types.NamespacedName]map[string]refreshAsk{}}
 }
 
-// first records a refresh of site's Application for head and reports whether it is the first one.
-func (t *refreshTracker) first(key types.NamespacedName, site, head string) bool {
+// first records a refresh of site's Application for head, asked at now, and reports whether it is the first
+// one.
+func (t *refreshTracker) first(key types.NamespacedName, site, head string, now time.Time) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.head[key] == nil {
-		t.head[key] = map[string]string{}
+		t.head[key] = map[string]refreshAsk{}
 	}
-	if t.head[key][site] == head {
+	if t.head[key][site].head == head {
 		return false
 	}
-	t.head[key][site] = head
+	t.head[key][site] = refreshAsk{head: head, at: now}
 	return true
+}
+
+// askedAt is when this process asked site's Application to refresh for head, if it did.
+func (t *refreshTracker) askedAt(key types.NamespacedName, site, head string) (time.Time, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ask, ok := t.head[key][site]
+	return ask.at, ok && ask.head == head
 }
 
 // undo forgets site's last refresh, after it failed.

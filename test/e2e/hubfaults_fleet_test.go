@@ -36,8 +36,9 @@ const argoCDOutage = 2 * time.Minute
 // starts it again. While it is down, nobody tells siteops whether the canary runs the change: the canary's
 // Application keeps saying Synced and Healthy at the previous commit. Every two seconds of the outage the
 // rendered branch must not publish wave rest, and the status must say what the canary waits for (Argo CD at
-// the new commit). After it: the rollout completes by itself, every site published once, wave rest's commit
-// after the canary's, and the canary's deliveredAt is after the controller came back.
+// the new commit); once a minute has passed, the canary's message must say that Argo CD has not acted on the
+// refresh siteops asked of it. After it: the rollout completes by itself, every site published once, wave
+// rest's commit after the canary's, and the canary's deliveredAt is after the controller came back.
 //
 // It stops a component of the whole fleet, so it does not run beside other tests.
 func TestHubFaultsArgoCDControllerDownDuringAWave(t *testing.T) {
@@ -63,7 +64,7 @@ func TestHubFaultsArgoCDControllerDownDuringAWave(t *testing.T) {
 		return got == rev+"|Progressing", got
 	})
 
-	looks, said := 0, map[string]int{}
+	looks, said, silent := 0, map[string]int{}, ""
 	for time.Since(stopped) < argoCDOutage {
 		if n, _ := publishes(f.renderedLog(), rev); n[rest[0]]+n[rest[1]] > 0 {
 			t.Fatalf("wave rest published while Argo CD's application controller was down: %v", n)
@@ -72,6 +73,9 @@ func TestHubFaultsArgoCDControllerDownDuringAWave(t *testing.T) {
 			f.site(canary, "delivery")
 		said[got]++
 		looks++
+		if msg := f.site(canary, "deliveryMessage"); strings.HasPrefix(msg, "Argo CD has not acted on the refresh") {
+			silent = msg
+		}
 		time.Sleep(2 * time.Second)
 	}
 	localCluster(t, "start", "argocd-application-controller")
@@ -83,6 +87,11 @@ func TestHubFaultsArgoCDControllerDownDuringAWave(t *testing.T) {
 			t.Fatalf("during the outage the status said %q, want wave canary Progressing, %s waiting for Argo CD", s, canary)
 		}
 	}
+	if silent == "" {
+		t.Fatalf("during the outage %s's status never said that Argo CD had not acted on the refresh asked of it",
+			canary)
+	}
+	t.Logf("during the outage %s's status said: %s", canary, silent)
 
 	f.waitComplete(6*time.Minute, rev)
 	commits := f.checkPublishedOnce(rev, f.sites...)
