@@ -108,3 +108,16 @@ func cpuBetween(a, b cpuSample, order []string, jobs int) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// procShare is name's part of the CPU every sampled process spent from a to b: unlike a share of the
+// machine's busy time, it does not move with other work on the machine.
+func procShare(a, b cpuSample, name string) (float64, bool) {
+	var all time.Duration
+	for p, before := range a.procs {
+		all += b.procs[p] - before
+	}
+	if all <= 0 {
+		return 0, false
+	}
+	return (b.procs[name] - a.procs[name]).Seconds() / all.Seconds(), true
+}
