@@ -50,6 +50,6 @@ func (r *Reconciler) explainSilence(run *scope, site string, app appView, d *git
 	if app.ReconciledAt != "" {
 		last = app.ReconciledAt
 	}
-	d.DeliveryMessage = fmt.Sprintf("Argo CD has not acted on the refresh asked %s ago (it last reconciled the "+
-		"Application at %s): its application controller is down or behind", waited.Round(time.Second), last)
+	d.DeliveryMessage = fmt.Sprintf("Argo CD has not acted on the refresh asked at %s (it last reconciled the "+
+		"Application at %s): its application controller is down or behind", asked.UTC().Format(time.RFC3339), last)
 }
