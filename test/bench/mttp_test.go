@@ -79,7 +79,19 @@ func BenchmarkMTTPBesideFlux(b *testing.B) {
 			siteops := runSiteopsSide(b, pb, n)
 			mttpProgress(n, "siteops", siteops)
 			recordMTTP(b, n, siteops, flux)
+			writeFluxSoFar(b)
 		}
+	}
+}
+
+// writeFluxSoFar writes the sizes measured so far into RESULTS.md when asked (SITEOPS_BENCH_WRITE=1): the
+// larger sizes take long enough that a run may be stopped before its end, and TestMain writes only at the end.
+func writeFluxSoFar(b *testing.B) {
+	if os.Getenv(WriteEnv) != "1" {
+		return
+	}
+	if err := WriteFluxFile(resultsFile, fluxRecorded.FluxReport(Machine(time.Now()))); err != nil {
+		b.Fatalf("writing the sizes measured so far: %v", err)
 	}
 }
 
