@@ -76,8 +76,9 @@ func startPodBacked(t *testing.T, binaries map[string]string) *podBacked {
 		}
 	}
 	h := podproc.New(podproc.Config{Client: cs, Namespace: "siteops-system", Selector: managerSelector,
-		Binary: managerBinary(t), Binaries: binaries, Kubeconfig: cluster.kubeconfig, ActiveService: "siteops-webhook-service",
-		WebhookCertDir: certDir, StandbySecure: true, WorkDir: t.TempDir(), RestartDelay: restartDelay, Logf: logf,
+		Binary: managerBinary(t), Binaries: binaries, Kubeconfig: cluster.kubeconfig,
+		ActiveService: "siteops-webhook-service", WebhookCertDir: certDir, StandbySecure: true,
+		WorkDir: t.TempDir(), RestartDelay: restartDelay, Logf: logf,
 		Args: []string{"--zap-log-level=1", "--zap-time-encoding=rfc3339nano"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() {
