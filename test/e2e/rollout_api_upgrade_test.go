@@ -35,8 +35,8 @@ import (
 // checkout's manager in the others.
 //  1. The old version leads and syncs a SiteSync of the main shard.
 //  2. One Git commit brings the new CRD and the v0.2.0 image, as a release does. Argo CD applies the CRD (base/crd
-//     asks for ServerSideApply=true; managedFields names argocd-controller) before the Rollout, which pauses on
-//     a preview pod running the new build, in standby.
+//     asks for ServerSideApply=true: managedFields has argocd-controller's Apply, and nothing else in the test
+//     writes the CRD) before the Rollout, which pauses on a preview pod running the new build, in standby.
 //  3. A person adds spec.description. The old version, still leading, syncs a new source commit for the new
 //     generation: its writes are status patches only, the field stays, no Described condition appears (the
 //     standby writes nothing).
