@@ -86,8 +86,8 @@ fmt: ## gofmt every Go file (hack/argocd included, which go fmt ./... skips); li
 	@gofmt -l -w $(GO_FILES)
 
 .PHONY: vet
-vet: ## go vet of both modules, the end-to-end tests (build tags e2e, hubfaults) included.
-	go vet -tags e2e,hubfaults ./...
+vet: ## go vet of both modules, the end-to-end tests (build tags e2e, hubfaults, apiupgrade) included.
+	go vet -tags e2e,hubfaults,apiupgrade ./...
 	cd $(BENCH_DIR) && go vet ./...
 
 .PHONY: vulncheck
@@ -218,6 +218,11 @@ test-shard-load: ## Sharding on the local cluster, not in make test: 1,000 CronJ
 test-hub-faults: ## The hub's own faults mid-rollout, not in make test: managers SIGKILLed, Argo CD's application controller down, the hub's kube-apiserver restarted.
 	hack/build-bins.sh etcd kube kwok rollouts argocd
 	SITEOPS_E2E_SITES= go test -tags e2e,hubfaults -count=1 -timeout 45m -v -run '^TestHubFaults' ./test/e2e/...
+
+.PHONY: test-api-upgrade
+test-api-upgrade: ## An upgrade that changes the API, not in make test: the next manager build adds a SiteSync field and condition; standby, promote and undo keep it.
+	hack/build-bins.sh etcd kube kwok rollouts argocd
+	SITEOPS_E2E_SITES= go test -tags e2e,apiupgrade -count=1 -timeout 30m -v -run '^TestAPIUpgrade' ./test/e2e/...
 
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.

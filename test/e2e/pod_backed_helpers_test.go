@@ -52,8 +52,9 @@ type podBacked struct {
 const restartDelay = 20 * time.Second
 
 // startPodBacked runs a podproc.Harness for the manager pods in siteops-system, with the shadow report over
-// HTTPS and token authentication, until the test ends.
-func startPodBacked(t *testing.T) *podBacked {
+// HTTPS and token authentication, until the test ends. A pod whose image tag is a key of binaries runs that
+// manager build instead of this checkout's.
+func startPodBacked(t *testing.T, binaries map[string]string) *podBacked {
 	t.Helper()
 	cfg, err := clientcmd.BuildConfigFromFlags("", cluster.kubeconfig)
 	if err != nil {
@@ -75,8 +76,9 @@ func startPodBacked(t *testing.T) *podBacked {
 		}
 	}
 	h := podproc.New(podproc.Config{Client: cs, Namespace: "siteops-system", Selector: managerSelector,
-		Binary: managerBinary(t), Kubeconfig: cluster.kubeconfig, ActiveService: "siteops-webhook-service",
-		WebhookCertDir: certDir, StandbySecure: true, WorkDir: t.TempDir(), RestartDelay: restartDelay, Logf: logf,
+		Binary: managerBinary(t), Binaries: binaries, Kubeconfig: cluster.kubeconfig,
+		ActiveService: "siteops-webhook-service", WebhookCertDir: certDir, StandbySecure: true,
+		WorkDir: t.TempDir(), RestartDelay: restartDelay, Logf: logf,
 		Args: []string{"--zap-log-level=1", "--zap-time-encoding=rfc3339nano"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() {

@@ -76,7 +76,7 @@ func (u *upgradeRun) abortPaused(active, activeHash, preview, previewHash string
 		"after the bump is reverted in Git", func() (bool, string) {
 		st := u.rollout("{.status.phase}/{.status.stableRS}/{.status.abort}")
 		return st == "Healthy/"+activeHash+"/" && u.active() == activeHash, st + " active=" + u.active() +
-			" application " + jsonpath("-n", "argocd", "get", "application", "siteops-pods", "-o",
+			" application " + jsonpath("-n", "argocd", "get", "application", u.app, "-o",
 			"jsonpath={.status.sync.status}/{.status.sync.revision}/{.status.operationState.phase}: "+
 				"{.status.operationState.message}")
 	})
@@ -96,7 +96,7 @@ func (u *upgradeRun) abortPaused(active, activeHash, preview, previewHash string
 func (u *upgradeRun) undo(active, activeHash, back string) {
 	t := u.t
 	t.Helper()
-	kubectl(t, "-n", "argocd", "patch", "application", "siteops-pods", "--type=json",
+	kubectl(t, "-n", "argocd", "patch", "application", u.app, "--type=json",
 		"-p", `[{"op":"remove","path":"/spec/syncPolicy/automated"}]`)
 	t.Logf("$ kubectl argo rollouts undo siteops-manager\n%s",
 		kubectl(t, "argo", "rollouts", "-n", upgradeSystem, "undo", "siteops-manager"))

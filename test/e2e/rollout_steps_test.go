@@ -28,11 +28,12 @@ import (
 )
 
 // upgradeRun is one pod-backed upgrade scenario: the source copy and its rendered branch that Argo CD's
-// Application siteops-pods syncs, the harness, the Lease's holders, and the Guestbook/CronJob generations that
+// Application app syncs, the harness, the Lease's holders, and the Guestbook/CronJob generations that
 // no step may change.
 type upgradeRun struct {
 	t                    *testing.T
 	pb                   *podBacked
+	app                  string
 	work, rendered, bare string
 	leases               *leaseHistory
 	gens                 string
@@ -78,7 +79,7 @@ func (u *upgradeRun) setTag(from, to string) {
 	editFile(u.t, u.work, "overlays/local/kustomization.yaml", "newTag: "+from, "newTag: "+to)
 	git(u.t, u.work, "commit", "-qam", "local: manager "+to)
 	renderLocal(u.t, u.work, u.rendered, u.bare)
-	refreshApplication(u.t, "siteops-pods")
+	refreshApplication(u.t, u.app)
 }
 
 // pausedOnPreview waits for the Rollout to pause on a Ready preview pod of a template other than stable,

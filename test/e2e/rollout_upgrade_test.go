@@ -19,12 +19,10 @@ limitations under the License.
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/siteops/siteops/test/testenv"
 )
@@ -54,75 +52,9 @@ import (
 func TestUpgradeDrivenByArgoRollouts(t *testing.T) {
 	t.Parallel()
 	hold(t, &hubManager)
-	const scaleDelay = 20
-	// A Rollout left by an earlier test would make this sync an update instead of a first deploy.
-	_, _ = tryKubectl("-n", "argocd", "delete", "application", "siteops-local", "--ignore-not-found")
-	_, _ = tryKubectl("-n", upgradeSystem, "delete", "rollout", "siteops-manager", "--ignore-not-found", "--wait=true")
-	waitFor(t, time.Minute, "no manager pods left", func() (bool, string) {
-		out := jsonpath("-n", upgradeSystem, "get", "pods", "-l", managerSelector, "-o", "name")
-		return out == "", out
-	})
-	pb := startPodBacked(t)
-	u := &upgradeRun{t: t, pb: pb, work: t.TempDir(), rendered: t.TempDir(),
-		bare: filepath.Join(cluster.gitRoot, "siteops-pods.git"), leases: watchLeaseHolders(t, pb.client)}
-	testenv.CopyCheckout(t, u.work, "base", "overlays")
-	routeLocalToPods(t, u.work, pb, scaleDelay)
-	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", u.bare)
-	git(t, u.work, "init", "-q", "-b", "main")
-	git(t, u.work, "add", ".")
-	git(t, u.work, "commit", "-qm", "siteops sites, manager pods backed by processes")
-	git(t, u.rendered, "init", "-q", "-b", "rendered")
-	renderLocal(t, u.work, u.rendered, u.bare)
-
 	// 1. Argo CD syncs; the first pod's manager leads.
-	apply(t, "argocd", fmt.Sprintf(`
-apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata: {name: siteops-pods}
-spec:
-  project: default
-  source: {repoURL: "%s/siteops-pods.git", targetRevision: rendered, path: local}
-  destination: {server: "https://kubernetes.default.svc", namespace: %s}
-  syncPolicy:
-    automated: {prune: true, selfHeal: true}
-    syncOptions: [CreateNamespace=true, SkipDryRunOnMissingResource=true]
-    # The CronJob sample is admitted only once the first pod's manager serves the webhooks: retry until then.
-    retry: {limit: 20, backoff: {duration: 5s, factor: 1, maxDuration: 5s}}
-`, cluster.gitDaemon, upgradeSystem))
-	t.Cleanup(func() {
-		// Later tests start managers of their own: no Argo CD hold, no webhooks to this test's proxy, no pods
-		// left that no harness backs.
-		_, _ = tryKubectl("-n", "argocd", "delete", "application", "siteops-pods")
-		_, _ = tryKubectl("delete", "mutatingwebhookconfiguration", "siteops-mutating-webhook-configuration",
-			"--ignore-not-found")
-		_, _ = tryKubectl("delete", "validatingwebhookconfiguration", "siteops-validating-webhook-configuration",
-			"--ignore-not-found")
-		_, _ = tryKubectl("-n", upgradeSystem, "delete", "rollout", "siteops-manager", "--ignore-not-found")
-	})
-	waitFor(t, 4*time.Minute, "manager Rollout Healthy "+
-		"with the active Service on its stable ReplicaSet", func() (bool, string) {
-		st := u.rollout("{.status.phase}/{.status.stableRS}/{.status.availableReplicas}")
-		return st == "Healthy/"+u.active()+"/1" && u.active() != "", st + " active=" + u.active()
-	})
-	blueHash := u.active()
-	blue := podOf(blueHash)
-	u.leads(blue, 2*time.Minute)
-	if pb.Process(blue) == nil {
-		t.Fatalf("no process for pod %s", blue)
-	}
-	waitFor(t, 2*time.Minute, "Guestbook and CronJob samples reconciled", func() (bool, string) {
-		got := jsonpath("-n", upgradeSamples, "get", "guestbook", "guestbook-sample", "-o",
-			"jsonpath={.status.readyReplicas}")
-		return got != "" && got != "0", got
-	})
-	// The samples may be an earlier test's, left with another spec (Applications are deleted without
-	// cascade): record their generations once Argo CD has brought them to this test's.
-	waitFor(t, 3*time.Minute, "Application siteops-pods Synced, its last sync Succeeded", func() (bool, string) {
-		got := jsonpath("-n", "argocd", "get", "application", "siteops-pods", "-o",
-			"jsonpath={.status.sync.status}/{.status.operationState.phase}")
-		return got == "Synced/Succeeded", got
-	})
-	u.gens = generations(t, upgradeSamples)
+	u, blue, blueHash := deployUpgradeRun(t, "siteops-pods", nil, 20)
+	pb := u.pb
 
 	// 2. An image bump: the Rollout pauses with a preview pod; its analysis reads the preview's report.
 	u.setTag("v0.1.0", "v0.2.0")

@@ -65,6 +65,9 @@ type Config struct {
 	Selector string
 	// Binary is bin/manager; Kubeconfig is the hub's, given to each process.
 	Binary, Kubeconfig string
+	// Binaries maps an image tag to the manager build that a pod whose first container runs an image of that
+	// tag gets instead of Binary: the kubelet pulls a different image, the harness runs a different build.
+	Binaries map[string]string
 	// ActiveService is the Argo Rollouts active Service (--active-service).
 	ActiveService string
 	// WebhookCertDir holds tls.crt and tls.key for every process' webhook server.
@@ -286,7 +289,7 @@ func (h *Harness) launch(pod *corev1.Pod) (*PodProcess, error) {
 		"--webhook-cert-dir=" + certDir,
 	}, h.cfg.Args...)
 	env := []string{"POD_NAME=" + pod.Name, "POD_NAMESPACE=" + pod.Namespace, "POD_TEMPLATE_HASH=" + hash}
-	proc, err := managerproc.Launch(pod.Name, h.cfg.Binary, work, env, args...)
+	proc, err := managerproc.Launch(pod.Name, h.cfg.binaryFor(pod), work, env, args...)
 	if err != nil {
 		return nil, err
 	}
