@@ -72,7 +72,8 @@ func resourceYAML(r *resource.Resource) (out []byte, ok bool) {
 }
 
 // plainValue is the yaml.v2 value of n as the round trip through text and JSON yields it, or errUnsure;
-// flow is set inside a flow collection, where printing quotes an empty scalar.
+// flow is set inside a flow collection, where printing quotes an empty scalar, so that an empty null reads
+// back as a string.
 func plainValue(n *kyaml.Node, flow bool) (any, error) {
 	if n.Anchor != "" {
 		return nil, errUnsure
@@ -114,7 +115,7 @@ func plainValue(n *kyaml.Node, flow bool) (any, error) {
 		}
 		return s, nil
 	case kyaml.ScalarNode:
-		if flow && n.Value == "" {
+		if flow && n.Value == "" && n.ShortTag() != kyaml.NodeTagString {
 			return nil, errUnsure
 		}
 		return plainScalar(n)

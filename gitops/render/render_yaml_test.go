@@ -43,6 +43,7 @@ var yamlSeeds = []string{
 		"  bin: !!binary aGk=\n  list:\n  - a\n  - - b\n    - 2\n  - {k: v}\n  - null\n",
 	"apiVersion: v1\nkind: X\nmetadata:\n  name: n\nspec:\n  \"quoted key\": v\n  \"123\": num\n  \"true\": b\n" +
 		"  z: 1\n  a10: x\n  a9: y\n  A: z\n",
+	"apiVersion: v1\nkind: X\nmetadata:\n  name: n\nrules:\n- {apiGroups: [\"\", apps], q: '', e: }\n- [\"\", ~, ]\n",
 }
 
 // resMapOf parses a YAML stream into a ResMap as kustomize reads resources.
