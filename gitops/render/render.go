@@ -106,7 +106,7 @@ func Build(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func(
 	if err := refusePlaintextSecrets(m); err != nil {
 		return nil, err
 	}
-	out, err = m.AsYaml()
+	out, err = asYAML(m)
 	if err != nil {
 		return nil, fmt.Errorf("serializing %s: %w", guard.DisplayDir(dir), err)
 	}

@@ -108,9 +108,16 @@ func growthWork(path string) error {
 func growthFullSync(task growthTask) (growthOutcome, error) {
 	opts := task.syncOptions(nil)
 	sy, builds := countingSyncer()
+	stopProfile, err := startGrowthProfile(task.Sites)
+	if err != nil {
+		return growthOutcome{}, err
+	}
 	start, cpu, renders := time.Now(), selfCPU(), builds.Load()
 	res, err := sy.Sync(context.Background(), opts)
 	wall, used := time.Since(start), selfCPU()-cpu
+	if perr := stopProfile(); perr != nil {
+		return growthOutcome{}, perr
+	}
 	if err != nil {
 		return growthOutcome{}, fmt.Errorf("full Sync: %w", err)
 	}

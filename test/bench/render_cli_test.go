@@ -139,7 +139,7 @@ func BenchmarkRenderAllSitesCLI(b *testing.B) {
 		Siteops: FormatDuration(cli),
 		Anchor:  fmt.Sprintf("-P 2: %s", FormatDuration(par)),
 		Ratio:   FormatSpeedup(cli, par),
-		Outcome: Judge(cli*10 <= par),
+		Outcome: Judge(cli*25 <= par),
 		N:       fmt.Sprintf("%d sites; siteops %d runs, anchor %d", shape.Sites, len(t.cli), len(t.parallel2)),
 		Notes:   notes,
 	})
