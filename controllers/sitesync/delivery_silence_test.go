@@ -13,6 +13,7 @@ WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.
 */
+
 package sitesync
 
 import (
@@ -34,7 +35,7 @@ func TestDeliverySaysWhenArgoCDDoesNotActOnARefresh(t *testing.T) {
 	g := NewWithT(t)
 	ns := newNamespace(t)
 	newApp(t, ns, "dev")
-	key, _, ss := renderedSiteSync(t, ns, "dev")
+	key, _, _ := renderedSiteSync(t, ns, "dev")
 	g.Eventually(func(g Gomega) {
 		g.Expect(getApp(g, t, ns, "dev").GetAnnotations()).To(HaveKeyWithValue(refreshAnnotation, refreshNormal))
 	}).WithTimeout(waitTimeout).Should(Succeed())
@@ -53,7 +54,7 @@ func TestDeliverySaysWhenArgoCDDoesNotActOnARefresh(t *testing.T) {
 	suite.clock.advance(argoCDSilence + time.Second)
 	status["health"] = map[string]any{"status": "Healthy", "message": "still at the previous commit"}
 	setAppStatus(t, ns, "dev", status) // an Application event, so the SiteSync is looked at again
-	ss = waitSite(t, key, "dev", func(g Gomega, s gitopsv1alpha1.SiteStatus) {
+	ss := waitSite(t, key, "dev", func(g Gomega, s gitopsv1alpha1.SiteStatus) {
 		g.Expect(s.Delivery).To(Equal(gitopsv1alpha1.DeliveryPending), deliveryOf(s))
 		g.Expect(s.DeliveryMessage).To(MatchRegexp(`^Argo CD has not acted on the refresh asked at `+
 			`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(it last reconciled the Application at `+lastLook+
