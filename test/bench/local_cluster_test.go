@@ -65,11 +65,7 @@ func startBenchCluster(tb testing.TB, components, kcmControllers string) *benchC
 // (hack/local-sites.sh: site i listens on pb+20+10i…pb+29+10i).
 func startBenchClusterAt(tb testing.TB, pb int, components, kcmControllers string, sites ...string) *benchCluster {
 	tb.Helper()
-	cache := os.Getenv("SITEOPS_CACHE")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "siteops")
-	}
+	cache := testenv.Cache()
 	bc := &benchCluster{dir: filepath.Join(cache, fmt.Sprintf("bench-cluster-%d", pb)), portBase: pb}
 	bc.kubeconfig = filepath.Join(bc.dir, "admin.kubeconfig")
 	bc.env = append(os.Environ(), "SITEOPS_CLUSTER_DIR="+bc.dir, fmt.Sprintf("SITEOPS_CLUSTER_PORT_BASE=%d", pb),

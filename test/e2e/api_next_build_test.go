@@ -63,7 +63,7 @@ func buildAPINext(t *testing.T) apiNext {
 	}
 	tree := strings.TrimSpace(git(t, root, "rev-parse", rev+"^{tree}"))
 	sum := sha256.Sum256([]byte(tree + "\n" + runtime.Version() + "\n" + string(diff)))
-	dir := filepath.Join(siteopsCache(), "api-next", hex.EncodeToString(sum[:8]))
+	dir := filepath.Join(testenv.Cache(), "api-next", hex.EncodeToString(sum[:8]))
 	next := apiNext{manager: filepath.Join(dir, "manager"), crd: filepath.Join(dir, sitesyncCRD)}
 	if _, err := os.Stat(next.crd); err == nil {
 		t.Logf("next manager version: cached in %s (tree %s + api-next.patch)", dir, short(tree))
@@ -72,7 +72,7 @@ func buildAPINext(t *testing.T) apiNext {
 	start := time.Now()
 	t.Logf("next manager version: building tree %s + api-next.patch into %s (the first time takes minutes)",
 		short(tree), dir)
-	src := filepath.Join(siteopsCache(), "api-next", "src-"+hex.EncodeToString(sum[:8]))
+	src := filepath.Join(testenv.Cache(), "api-next", "src-"+hex.EncodeToString(sum[:8]))
 	_ = os.RemoveAll(src)
 	defer func() { _ = os.RemoveAll(src) }()
 	archive := filepath.Join(t.TempDir(), "tree.tar")
@@ -128,16 +128,4 @@ func runIn(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("%s (in %s): %v\n%s", strings.Join(args, " "), dir, err, out)
 	}
 	return string(out)
-}
-
-// siteopsCache is hack/versions.sh's SITEOPS_CACHE: the cache the local fleet's binaries are built into.
-func siteopsCache() string {
-	if d := os.Getenv("SITEOPS_CACHE"); d != "" {
-		return d
-	}
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "siteops")
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "siteops")
 }

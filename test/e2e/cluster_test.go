@@ -59,11 +59,7 @@ func TestMain(m *testing.M) {
 func runMain(m *testing.M) int {
 	root := testenv.RepoRoot()
 	script := filepath.Join(root, "hack", "local-cluster.sh")
-	cache := os.Getenv("SITEOPS_CACHE")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "siteops")
-	}
+	cache := testenv.Cache()
 	// SITEOPS_E2E_PORT_BASE lets two e2e runs share a machine, each with its own ports and state folder.
 	portBase, dirName := "26500", "e2e-cluster"
 	if pb := os.Getenv("SITEOPS_E2E_PORT_BASE"); pb != "" {

@@ -76,11 +76,7 @@ func startMakeRun(t *testing.T) *makeRun {
 			t.Fatalf("SITEOPS_E2E_PORT_BASE=%q: %v", s, err)
 		}
 	}
-	cache := os.Getenv("SITEOPS_CACHE")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "siteops")
-	}
+	cache := testenv.Cache()
 	dir := os.Getenv("SITEOPS_CLUSTER_DIR")
 	if dir == "" {
 		dir = filepath.Join(cache, fmt.Sprintf("run-cluster-%d", pb))
