@@ -30,6 +30,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siteops/siteops/test/managerproc"
 	"github.com/siteops/siteops/test/testenv"
 )
 
@@ -47,7 +48,7 @@ type apiNext struct {
 
 // buildAPINext builds the next version once per tree and patch: the tracked files as they are (`git stash
 // create`, HEAD when nothing changed) are exported to a folder, the patch applied, `make generate manifests`
-// run there and cmd/manager built with `make ldflags`. The result is cached outside the work tree, under
+// run there and cmd/manager built with `make ldflags` (managerproc.BuildIn). The result is cached outside the work tree, under
 // $SITEOPS_CACHE/api-next/<hash of tree, patch and Go version>/, so a warm run does not build.
 func buildAPINext(t *testing.T) apiNext {
 	t.Helper()
@@ -88,15 +89,15 @@ func buildAPINext(t *testing.T) apiNext {
 	} {
 		runIn(t, src, step...)
 	}
-	ldflags := strings.TrimSpace(runIn(t, src, "make", "-s", "--no-print-directory", "ldflags", "VERSION="+nextVersion))
 	tmp := dir + ".tmp"
 	_ = os.RemoveAll(tmp)
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("next manager version: go build ./cmd/manager (every package of the copy compiles anew)")
-	runIn(t, src, "nice", "-n", "10", "go", "build", "-ldflags", ldflags, "-o", filepath.Join(tmp, "manager"),
-		"./cmd/manager")
+	if err := managerproc.BuildIn(src, "manager", filepath.Join(tmp, "manager"), nextVersion); err != nil {
+		t.Fatal(err)
+	}
 	crd, err := os.ReadFile(filepath.Join(src, "base", "crd", "bases", sitesyncCRD))
 	if err != nil {
 		t.Fatal(err)
@@ -117,15 +118,13 @@ func buildAPINext(t *testing.T) apiNext {
 	return next
 }
 
-// runIn runs a command in dir with CGO off and returns its output; it fails the test with the output on error.
-func runIn(t *testing.T, dir string, args ...string) string {
+// runIn runs a command in dir with CGO off; it fails the test with the command's output on error.
+func runIn(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s (in %s): %v\n%s", strings.Join(args, " "), dir, err, out)
 	}
-	return string(out)
 }

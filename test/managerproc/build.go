@@ -28,8 +28,10 @@ import (
 // Build builds the main package ./cmd/<cmd> of this repository into out, linked with `make build`'s version
 // ldflags (`make ldflags VERSION=version`) and CGO off. It skips `make build`'s -trimpath, which would
 // recompile every package the tests have already compiled.
-func Build(cmd, out, version string) error {
-	root := testenv.RepoRoot()
+func Build(cmd, out, version string) error { return BuildIn(testenv.RepoRoot(), cmd, out, version) }
+
+// BuildIn is Build of the copy of this repository in root (another version of the tree).
+func BuildIn(root, cmd, out, version string) error {
 	mk := exec.Command("make", "-s", "--no-print-directory", "ldflags", "VERSION="+version)
 	mk.Dir = root
 	ldflags, err := mk.Output()
