@@ -80,7 +80,7 @@ func (r *Reconciler) refresh(ctx context.Context, nsName string) error {
 // for, and when.
 type refreshTracker struct {
 	mu   sync.Mutex
-	head map[types.NamespacedName]map[string]refreshAsk
+	asks map[types.NamespacedName]map[string]refreshAsk
 }
 
 // refreshAsk is one refresh asked of a site's Application: for which branch head, and when.
@@ -90,7 +90,7 @@ type refreshAsk struct {
 }
 
 func newRefreshTracker() *refreshTracker {
-	return &refreshTracker{head: map[types.NamespacedName]map[string]refreshAsk{}}
+	return &refreshTracker{asks: map[types.NamespacedName]map[string]refreshAsk{}}
 }
 
 // first records a refresh of site's Application for head, asked at now, and reports whether it is the first
@@ -98,13 +98,13 @@ func newRefreshTracker() *refreshTracker {
 func (t *refreshTracker) first(key types.NamespacedName, site, head string, now time.Time) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.head[key] == nil {
-		t.head[key] = map[string]refreshAsk{}
+	if t.asks[key] == nil {
+		t.asks[key] = map[string]refreshAsk{}
 	}
-	if t.head[key][site].head == head {
+	if t.asks[key][site].head == head {
 		return false
 	}
-	t.head[key][site] = refreshAsk{head: head, at: now}
+	t.asks[key][site] = refreshAsk{head: head, at: now}
 	return true
 }
 
@@ -112,7 +112,7 @@ func (t *refreshTracker) first(key types.NamespacedName, site, head string, now 
 func (t *refreshTracker) askedAt(key types.NamespacedName, site, head string) (time.Time, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	ask, ok := t.head[key][site]
+	ask, ok := t.asks[key][site]
 	return ask.at, ok && ask.head == head
 }
 
@@ -120,12 +120,12 @@ func (t *refreshTracker) askedAt(key types.NamespacedName, site, head string) (t
 func (t *refreshTracker) undo(key types.NamespacedName, site string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	delete(t.head[key], site)
+	delete(t.asks[key], site)
 }
 
 // forget drops key's record.
 func (t *refreshTracker) forget(key types.NamespacedName) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	delete(t.head, key)
+	delete(t.asks, key)
 }
