@@ -48,8 +48,8 @@ type apiNext struct {
 
 // buildAPINext builds the next version once per tree and patch: the tracked files as they are (`git stash
 // create`, HEAD when nothing changed) are exported to a folder, the patch applied, `make generate manifests`
-// run there and cmd/manager built with `make ldflags` (managerproc.BuildIn). The result is cached outside the work tree, under
-// $SITEOPS_CACHE/api-next/<hash of tree, patch and Go version>/, so a warm run does not build.
+// run there and cmd/manager built with `make ldflags` (managerproc.BuildIn). The result is cached outside the
+// work tree, under $SITEOPS_CACHE/api-next/<hash of tree, patch and Go version>/, so a warm run does not build.
 func buildAPINext(t *testing.T) apiNext {
 	t.Helper()
 	root := testenv.RepoRoot()
