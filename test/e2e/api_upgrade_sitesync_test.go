@@ -20,8 +20,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -41,18 +39,8 @@ type apiSiteSync struct {
 // namespace goes when the test ends.
 func newAPISiteSync(t *testing.T, ns string) *apiSiteSync {
 	t.Helper()
-	s := &apiSiteSync{t: t, ns: ns, work: t.TempDir(), bare: filepath.Join(cluster.gitRoot, ns+".git"), release: 1}
-	for rel, content := range fleetSource([]string{"api-a"}) {
-		if err := os.MkdirAll(filepath.Join(s.work, filepath.Dir(rel)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, s.work, rel, content)
-	}
-	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", s.bare)
-	git(t, s.work, "init", "-q", "-b", "main")
-	git(t, s.work, "add", ".")
-	git(t, s.work, "commit", "-qm", "one site, api-a")
-	git(t, s.work, "push", "-q", s.bare, "main")
+	s := &apiSiteSync{t: t, ns: ns, release: 1}
+	s.work, s.bare = newSourceRepo(t, ns, fleetSource([]string{"api-a"}), "one site, api-a")
 	_, _ = tryKubectl("delete", "namespace", ns, "--ignore-not-found", "--wait=true")
 	kubectl(t, "create", "namespace", ns)
 	t.Cleanup(func() { _, _ = tryKubectl("delete", "namespace", ns, "--wait=true", "--timeout=2m") })

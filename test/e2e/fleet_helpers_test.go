@@ -161,19 +161,8 @@ func newFleetFrom(t *testing.T, ns string, files map[string]string, specExtra st
 // the site and namespace siteops-system.
 func newFleetOn(t *testing.T, ns, host string, files map[string]string, specExtra string) *fleet {
 	t.Helper()
-	f := &fleet{t: t, namespace: ns, work: t.TempDir(), token: "e2e-fleet-token-51c2", host: host}
-	for rel, content := range files {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(f.work, rel)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, f.work, rel, content)
-	}
-	f.bare = filepath.Join(cluster.gitRoot, ns+".git")
-	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", f.bare)
-	git(t, f.work, "init", "-q", "-b", "main")
-	git(t, f.work, "add", ".")
-	git(t, f.work, "commit", "-qm", "fleet: base and one overlay per site")
-	git(t, f.work, "push", "-q", f.bare, "main")
+	f := &fleet{t: t, namespace: ns, token: "e2e-fleet-token-51c2", host: host}
+	f.work, f.bare = newSourceRepo(t, ns, files, "fleet: base and one overlay per site")
 
 	f.mgr = startManager(t, ns, shardFlag(ns))
 	kubectl(t, "create", "namespace", ns)
@@ -307,4 +296,23 @@ func short(sha string) string {
 		return sha[:8]
 	}
 	return sha
+}
+
+// newSourceRepo makes the source repository name.git in the git daemon's folder: a work tree holding files
+// (path → content), committed with msg and pushed to the bare repository's main. It returns both folders.
+func newSourceRepo(t *testing.T, name string, files map[string]string, msg string) (work, bare string) {
+	t.Helper()
+	work, bare = t.TempDir(), filepath.Join(cluster.gitRoot, name+".git")
+	for rel, content := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(work, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, work, rel, content)
+	}
+	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", bare)
+	git(t, work, "init", "-q", "-b", "main")
+	git(t, work, "add", ".")
+	git(t, work, "commit", "-qm", msg)
+	git(t, work, "push", "-q", bare, "main")
+	return work, bare
 }
