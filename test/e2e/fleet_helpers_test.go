@@ -241,6 +241,13 @@ func (f *fleet) site(site string, fields ...string) string {
 	return jsonpath("-n", f.namespace, "get", "sitesync", "sites", "-o", "jsonpath="+strings.Join(path, "|"))
 }
 
+// eventLines lists the events of the fleet's namespace that match the field selector, one "type message" line
+// each.
+func (f *fleet) eventLines(selector string) string {
+	return jsonpath("-n", f.namespace, "get", "events", "--field-selector", selector,
+		"-o", "jsonpath={range .items[*]}{.type} {.message}{\"\\n\"}{end}")
+}
+
 // renderedHead is the head of the rendered branch, or "" before the first rendered commit.
 func (f *fleet) renderedHead() string {
 	out, err := gitOut(f.bare, "rev-parse", "--verify", "-q", "rendered")

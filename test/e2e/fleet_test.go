@@ -109,8 +109,7 @@ func TestFleetPushReachesEachSiteCluster(t *testing.T) {
 			got + " " + f.site(b, "deliveryMessage")
 	})
 	waitFor(t, time.Minute, "a Warning event naming "+b, func() (bool, string) {
-		ev := jsonpath("-n", f.namespace, "get", "events", "--field-selector", "reason=SiteDegraded,type=Warning",
-			"-o", "jsonpath={range .items[*]}{.message}{\"\\n\"}{end}")
+		ev := f.eventLines("reason=SiteDegraded,type=Warning")
 		return strings.Contains(ev, b) && strings.Contains(ev, "progress deadline"), ev
 	})
 	f.waitDelivered(time.Minute, map[string]string{a: both})

@@ -259,7 +259,5 @@ func sitesLine(site string) string {
 
 // events lists the SiteSync's events with reason as "type message" lines.
 func (f *faultFleet) events(reason string) []string {
-	out := jsonpath("-n", f.namespace, "get", "events", "--field-selector", "reason="+reason,
-		"-o", "jsonpath={range .items[*]}{.type} {.message}{\"\\n\"}{end}")
-	return slices.DeleteFunc(strings.Split(out, "\n"), func(s string) bool { return s == "" })
+	return slices.DeleteFunc(strings.Split(f.eventLines("reason="+reason), "\n"), func(s string) bool { return s == "" })
 }

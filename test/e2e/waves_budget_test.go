@@ -206,8 +206,7 @@ onFailure: Revert
 func (f *fleet) waitEventLine(reason string, parts ...string) {
 	f.t.Helper()
 	waitFor(f.t, time.Minute, reason+" event with "+strings.Join(parts, " and "), func() (bool, string) {
-		ev := jsonpath("-n", f.namespace, "get", "events", "--field-selector", "reason="+reason,
-			"-o", "jsonpath={range .items[*]}{.message}{\"\\n\"}{end}")
+		ev := f.eventLines("reason=" + reason)
 		for _, line := range strings.Split(ev, "\n") {
 			if !slices.ContainsFunc(parts, func(p string) bool { return !strings.Contains(line, p) }) {
 				return true, ev

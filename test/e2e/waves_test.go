@@ -369,8 +369,7 @@ func (f *fleet) checkNeverPublished(site, rev string) {
 func (f *fleet) waitEvent(reason, want string) {
 	f.t.Helper()
 	waitFor(f.t, time.Minute, reason+" event with "+want, func() (bool, string) {
-		ev := jsonpath("-n", f.namespace, "get", "events", "--field-selector", "reason="+reason,
-			"-o", "jsonpath={range .items[*]}{.type} {.message}{\"\\n\"}{end}")
+		ev := f.eventLines("reason=" + reason)
 		return strings.Contains(ev, want), ev
 	})
 }
