@@ -35,7 +35,8 @@
 # and controller on each site, "managers" backs the sites' siteops manager pods with bin/manager processes
 # (hack/local-sites.sh); SITEOPS_CLUSTER_SERVICE_RANGE (default 10.96.0.0/24, 254 Services) the hub's Service IP
 # range (make bench-flux creates 1,000 Services); SITEOPS_ARGOCD_APP_RESYNC (default 15) the seconds between
-# Argo CD's refreshes of every Application (Argo CD's own default is 180). `up` keeps these settings in
+# Argo CD's refreshes of every Application (Argo CD's own default is 180); SITEOPS_ARGOCD_PROCESSORS (default
+# "10 20", Argo CD's) its application controller's operation and status processors. `up` keeps these settings in
 # $SITEOPS_CLUSTER_DIR/fleet.env for the other commands.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -279,13 +280,16 @@ EOT
 # start_app_controller DIR starts Argo CD's application-controller of the argocd binaries in DIR and waits until
 # it is healthy.
 start_app_controller() {
+  local procs
+  read -r -a procs <<<"${SITEOPS_ARGOCD_PROCESSORS:-10 20}"
   ARGOCD_CLUSTER_CACHE_RESYNC_DURATION=${ARGOCD_CLUSTER_CACHE_RESYNC_DURATION:-10m} \
     ARGOCD_GPG_ENABLED=false ARGOCD_FAKE_IN_CLUSTER=true \
     start argocd-application-controller \
     "$1/argocd-application-controller" --kubeconfig "$KUBECONFIG" --namespace argocd \
     --repo-server "127.0.0.1:$REPO_PORT" --repo-server-plaintext --redis "127.0.0.1:$REDIS_PORT" \
     --metrics-port "$CTRL_METRICS" --app-resync "${SITEOPS_ARGOCD_APP_RESYNC:-15}" --app-resync-jitter 0 \
-    --persist-resource-health --repo-error-grace-period-seconds 30
+    --persist-resource-health --repo-error-grace-period-seconds 30 \
+    --operation-processors "${procs[0]}" --status-processors "${procs[1]}"
   waitfor argocd-application-controller curl -sf "http://127.0.0.1:$CTRL_METRICS/healthz"
 }
 
@@ -316,7 +320,8 @@ cmd_up() {
   mkdir -p "$D/logs"
   local k
   for k in SITEOPS_CLUSTER_PORT_BASE SITEOPS_CLUSTER_COMPONENTS SITEOPS_CLUSTER_SITES SITEOPS_CLUSTER_SITE_COMPONENTS \
-    SITEOPS_SITE_MANAGER SITEOPS_SITE_MANAGERS SITEOPS_CLUSTER_SERVICE_RANGE SITEOPS_ARGOCD_APP_RESYNC; do
+    SITEOPS_SITE_MANAGER SITEOPS_SITE_MANAGERS SITEOPS_CLUSTER_SERVICE_RANGE SITEOPS_ARGOCD_APP_RESYNC \
+    SITEOPS_ARGOCD_PROCESSORS; do
     [ -z "${!k+x}" ] || echo "$k=${!k}"
   done >"$D/fleet.env"
   pki
