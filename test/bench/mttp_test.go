@@ -45,6 +45,10 @@ const (
 	// is for the tests of a site that goes away; a re-list during the run holds the cluster's cache, and an
 	// object applied meanwhile can stay Missing until the next one.
 	mttpArgoCDCacheResync = "12h"
+	// mttpArgoCDProcessors are the application controller's operation and status processors that Argo CD's
+	// high-availability guide gives for 1,000 Applications (its defaults are 10 and 20), as Flux's side runs
+	// flux-benchmark's concurrency.
+	mttpArgoCDProcessors = "25 50"
 )
 
 // fluxPublished is Flux's own mean time to production (fluxcd/flux-benchmark, Flux v2.9 on a 16-core GitHub
@@ -76,6 +80,7 @@ func BenchmarkMTTPBesideFlux(b *testing.B) {
 	b.Setenv("SITEOPS_CLUSTER_SERVICE_RANGE", mttpServiceRange)
 	b.Setenv("SITEOPS_ARGOCD_APP_RESYNC", mttpArgoCDResync)
 	b.Setenv("ARGOCD_CLUSTER_CACHE_RESYNC_DURATION", mttpArgoCDCacheResync)
+	b.Setenv("SITEOPS_ARGOCD_PROCESSORS", mttpArgoCDProcessors)
 	pb := envInt(b, envPortBase, 26600) + mttpPortOffset
 	for b.Loop() {
 		for _, n := range sizes {
@@ -136,7 +141,8 @@ func recordMTTP(b *testing.B, n int, siteops, flux mttpSide) {
 			"SiteSync created, base/argocd's ApplicationSet (destination the hub, namespace = site) generating " +
 			"one Application per site, stop when the SiteSync reports every site Delivered; Argo CD's Ingress " +
 			"health set to kstatus' (no ingress controller on either side), its resync 180 s and its cluster " +
-			"cache re-list 12 h (its defaults); " +
+			"cache re-list 12 h (its defaults), 25 operation and 50 status processors (its guide's for 1,000 " +
+			"Applications); " +
 			"status read every 1 s; CPU = user+system of the side's processes and their children over the run; " +
 			"peak RSS = the sum of the processes' VmHWM",
 	})
