@@ -30,6 +30,7 @@ import (
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -43,6 +44,7 @@ import (
 
 	batchv1 "github.com/siteops/siteops/apis/batch/v1"
 	"github.com/siteops/siteops/apis/batch/v1/cronjobtest"
+	"github.com/siteops/siteops/internal/shard"
 	"github.com/siteops/siteops/test/testenv"
 )
 
@@ -115,9 +117,10 @@ func run(m *testing.M) int {
 }
 
 // newManager returns a manager for tests: no metrics or probe listeners, no leader election, several may run
-// in one process, and it watches only the namespace given ("" = all).
+// in one process, and it watches only the namespace given ("" = all). Its cache is the manager's
+// (shard.CacheOptions): cached Jobs have no pod template, as in cmd/manager.
 func newManager(namespace string) (ctrl.Manager, error) {
-	var cacheOpts cache.Options
+	cacheOpts := shard.CacheOptions(labels.Everything(), "")
 	if namespace != "" {
 		cacheOpts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
 	}

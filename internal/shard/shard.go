@@ -52,6 +52,8 @@ const MainSelector = "!" + apis.ShardLabel
 //     object, kept in memory for every cached one. Deployments and Services keep one entry, the
 //     Guestbook controller's (fieldOwner): it reads what it last applied there, and sends no apply
 //     that would change nothing.
+//   - Jobs also drop their pod template: the CronJob controller reads a cached Job's metadata and status only,
+//     and the template is much of a Job, kept for each of the thousands of runs a busy cluster keeps.
 //   - Pods are cached only when they carry webappv1.LabelGuestbook: the Guestbook controller is the only reader
 //     and selects by that label, and every other pod in the cluster (each CronJob's Job pods among them)
 //     would otherwise be decoded and kept on every change.
@@ -63,14 +65,15 @@ const MainSelector = "!" + apis.ShardLabel
 func CacheOptions(sel labels.Selector, fieldOwner string) cache.Options {
 	applied := cache.ByObject{Transform: keepManagedFieldsOf(fieldOwner)}
 	byObject := map[client.Object]cache.ByObject{&corev1.Pod{}: {Label: withRequirements(guestbookPods(), sel)}}
+	jobs := cache.ByObject{Transform: withoutPodTemplate(cache.TransformStripManagedFields())}
 	if !sel.Empty() {
-		for _, obj := range []client.Object{&batchv1.CronJob{}, &webappv1.Guestbook{}, &gitopsv1alpha1.SiteSync{},
-			&kbatchv1.Job{}} {
+		for _, obj := range []client.Object{&batchv1.CronJob{}, &webappv1.Guestbook{}, &gitopsv1alpha1.SiteSync{}} {
 			byObject[obj] = cache.ByObject{Label: sel}
 		}
-		applied.Label = sel
+		applied.Label, jobs.Label = sel, sel
 	}
 	byObject[&appsv1.Deployment{}], byObject[&corev1.Service{}] = applied, applied
+	byObject[&kbatchv1.Job{}] = jobs
 	return cache.Options{
 		DefaultTransform: cache.TransformStripManagedFields(),
 		ByObject:         byObject,
@@ -86,6 +89,17 @@ func keepManagedFieldsOf(manager string) toolscache.TransformFunc {
 			}))
 		}
 		return in, nil
+	}
+}
+
+// withoutPodTemplate is a cache transform that runs next and then empties a Job's pod template.
+func withoutPodTemplate(next toolscache.TransformFunc) toolscache.TransformFunc {
+	return func(in any) (any, error) {
+		out, err := next(in)
+		if job, ok := out.(*kbatchv1.Job); ok {
+			job.Spec.Template = corev1.PodTemplateSpec{}
+		}
+		return out, err
 	}
 }
 
