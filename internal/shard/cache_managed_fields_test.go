@@ -42,8 +42,9 @@ import (
 
 // TestCacheHoldsObjectsWithoutManagedFields reads a CronJob and a Job the apiserver stored with managedFields
 // through a cache built with CacheOptions: both come back without managedFields and otherwise whole (spec,
-// owner reference, labels), but for the Job's pod template, which the cache drops; of two pods, the cache holds only the one with the Guestbook label; a Deployment
-// and a Service two field managers wrote keep the Guestbook controller's entry only.
+// owner reference, labels), but for the Job's pod template, which the cache drops; of two pods, the cache
+// holds only the one with the Guestbook label; a Deployment and a Service two field managers wrote keep the
+// Guestbook controller's entry only.
 // cmd/manager's TestMetricsEndpointAfterRealReconciles runs every controller over this cache.
 func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
 	g := NewWithT(t)
