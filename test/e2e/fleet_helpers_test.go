@@ -305,21 +305,29 @@ func short(sha string) string {
 	return sha
 }
 
-// newSourceRepo makes the source repository name.git in the git daemon's folder: a work tree holding files
-// (path → content), committed with msg and pushed to the bare repository's main. It returns both folders.
+// newSourceRepo makes the source repository name.git in the git daemon's folder from a work tree holding files
+// (path → content), as pushSource does. It returns both folders.
 func newSourceRepo(t *testing.T, name string, files map[string]string, msg string) (work, bare string) {
 	t.Helper()
-	work, bare = t.TempDir(), filepath.Join(cluster.gitRoot, name+".git")
+	work = t.TempDir()
 	for rel, content := range files {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(work, rel)), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		writeFile(t, work, rel, content)
 	}
+	return work, pushSource(t, work, name, msg)
+}
+
+// pushSource makes work a Git repository, commits all it holds with msg and pushes it to main of a new bare
+// repository name.git in the git daemon's folder, whose path it returns.
+func pushSource(t *testing.T, work, name, msg string) string {
+	t.Helper()
+	bare := filepath.Join(cluster.gitRoot, name+".git")
 	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", bare)
 	git(t, work, "init", "-q", "-b", "main")
 	git(t, work, "add", ".")
 	git(t, work, "commit", "-qm", msg)
 	git(t, work, "push", "-q", bare, "main")
-	return work, bare
+	return bare
 }

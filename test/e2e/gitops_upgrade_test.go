@@ -20,7 +20,6 @@ package e2e
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -71,12 +70,7 @@ func TestGitOpsPushToOverlayReachesClusterAndUpgradesBlueGreen(t *testing.T) {
 	writeFile(t, work, "overlays/local/webhook-mutating.yaml", webhookRouting("mutate", webhookPort, caBundle))
 	writeFile(t, work, "overlays/local/webhook-validating.yaml", webhookRouting("validate", webhookPort, caBundle))
 	writeFile(t, work, "overlays/local/analysis-standby-report.yaml", shadowReportRouting(greenShadowPort))
-	bare := filepath.Join(cluster.gitRoot, "siteops.git")
-	git(t, cluster.gitRoot, "init", "-q", "--bare", "-b", "main", bare)
-	git(t, work, "init", "-q", "-b", "main")
-	git(t, work, "add", ".")
-	git(t, work, "commit", "-qm", "siteops sites")
-	git(t, work, "push", "-q", bare, "main")
+	bare := pushSource(t, work, "siteops", "siteops sites")
 
 	kubectl(t, "create", "namespace", "hub")
 	kubectl(t, "-n", "hub", "create", "secret", "generic", "receiver", "--from-literal=token="+token)
