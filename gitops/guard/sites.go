@@ -40,8 +40,8 @@ func ValidateSiteName(name string) error {
 	return nil
 }
 
-// DiscoverSites lists the folders directly under overlaysDir that hold a kustomization, sorted. Hidden folders
-// and names that are not valid site names are skipped. A missing overlays folder is a permanent error.
+// DiscoverSites lists the folders directly under overlaysDir that hold a kustomization, sorted. Hidden folders,
+// a folder named base and names that are not valid site names are skipped. A missing overlays folder is a permanent error.
 func DiscoverSites(t tree.FS, overlaysDir string) ([]string, error) {
 	dir := tree.CleanRel(overlaysDir)
 	if tree.EscapesRoot(dir) {
@@ -60,7 +60,8 @@ func DiscoverSites(t tree.FS, overlaysDir string) ([]string, error) {
 	}
 	var sites []string
 	for _, name := range names {
-		if strings.HasPrefix(name, ".") || ValidateSiteName(name) != nil {
+		// base is the group's own kustomization in Decapod's layout (<group>/base beside <group>/<site>).
+		if strings.HasPrefix(name, ".") || name == "base" || ValidateSiteName(name) != nil {
 			continue
 		}
 		siteDir := path.Join(dir, name)

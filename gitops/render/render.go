@@ -57,6 +57,10 @@ func Build(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func(
 			out, err = nil, fmt.Errorf("kustomize panicked: %v", r)
 		}
 	}()
+	hv, err := findHelmValues(in)
+	if err != nil {
+		return nil, err
+	}
 	fs := filesys.MakeFsInMemory()
 	kust := map[string]bool{}
 	for _, k := range in.KustFiles {
@@ -64,6 +68,9 @@ func Build(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func(
 	}
 	for p, b := range in.Files {
 		if kust[p] {
+			if stripped, ok := hv.kusts[p]; ok {
+				b = stripped
+			}
 			b = compatKustomization(b)
 		}
 		if err := fs.MkdirAll(path.Dir("/" + p)); err != nil {
@@ -101,6 +108,9 @@ func Build(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func(
 		if yerr := in.CheckYAML(); yerr != nil {
 			err = yerr
 		}
+		return nil, fmt.Errorf("kustomize build %s: %w", guard.DisplayDir(dir), err)
+	}
+	if err := hv.apply(m); err != nil {
 		return nil, fmt.Errorf("kustomize build %s: %w", guard.DisplayDir(dir), err)
 	}
 	if err := refusePlaintextSecrets(m); err != nil {
