@@ -41,7 +41,8 @@ func ValidateSiteName(name string) error {
 }
 
 // DiscoverSites lists the folders directly under overlaysDir that hold a kustomization, sorted. Hidden folders,
-// a folder named base and names that are not valid site names are skipped. A missing overlays folder is a permanent error.
+// a folder named base and names that are not valid site names are skipped. A missing overlays folder is a
+// permanent error.
 func DiscoverSites(t tree.FS, overlaysDir string) ([]string, error) {
 	dir := tree.CleanRel(overlaysDir)
 	if tree.EscapesRoot(dir) {

@@ -39,7 +39,7 @@ func decapodGroup(siteValues string) *treetest.Map {
 		"lab/base/site-values.yaml": hdr + "global:\n  registry: base.reg\ncharts:\n- name: web\n  override:\n" +
 			"    image: $(registry)/web\n    replicas: 2\n- name: db\n  override:\n    storage.size: 1Gi\n",
 		"lab/paris/kustomization.yaml": "resources:\n- ../base\ntransformers:\n- site-values.yaml\n",
-		"lab/paris/site-values.yaml":    hdr + siteValues,
+		"lab/paris/site-values.yaml":   hdr + siteValues,
 	}}
 }
 
@@ -57,9 +57,9 @@ func TestDecapodLayoutRendersInTwoPasses(t *testing.T) {
 	got := string(out)
 	for _, want := range []string{
 		"    storage:\n      size: 5Gi\n", // the site's pass, a global filled in
-		"    image: base.reg/web\n",         // the base's pass
-		"    replicas: 3\n",                 // the site's pass wins over the base's 2
-		"    version: 1.1.0\n",              // source: overrides the chart
+		"    image: base.reg/web\n",       // the base's pass
+		"    replicas: 3\n",               // the site's pass wins over the base's 2
+		"    version: 1.1.0\n",            // source: overrides the chart
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("render lacks %q:\n%s", want, got)
