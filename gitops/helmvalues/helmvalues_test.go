@@ -55,7 +55,7 @@ spec:
 
 func values(t *testing.T, obj map[string]any, path string) any {
 	t.Helper()
-	var v any = obj["spec"].(map[string]any)["values"]
+	v := obj["spec"].(map[string]any)["values"]
 	for _, k := range strings.Split(path, "/") {
 		m, ok := v.(map[string]any)
 		if !ok {
