@@ -42,6 +42,7 @@ func LoadArchive(b []byte) (map[string][]byte, error) {
 	tr := tar.NewReader(gz)
 	files := map[string][]byte{}
 	total := int64(0)
+	top := ""
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -50,12 +51,17 @@ func LoadArchive(b []byte) (map[string][]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("helm chart archive: %w", err)
 		}
-		name, err := entryName(h)
+		dir, name, err := entryName(h)
 		if err != nil {
 			return nil, err
 		}
 		if name == "" {
 			continue
+		}
+		if top == "" {
+			top = dir
+		} else if dir != top {
+			return nil, fmt.Errorf("helm chart archive: entry %q is outside the chart's directory %q", h.Name, top)
 		}
 		total += h.Size
 		if h.Size < 0 || total > MaxChartBytes {
@@ -76,32 +82,33 @@ func LoadArchive(b []byte) (map[string][]byte, error) {
 	return files, nil
 }
 
-// entryName checks one tar entry and returns its path below the archive's top directory, or "" for a directory.
-func entryName(h *tar.Header) (string, error) {
+// entryName checks one tar entry and returns the archive's top directory and the entry's path below it, or "" for
+// a directory.
+func entryName(h *tar.Header) (string, string, error) {
 	raw := strings.ReplaceAll(h.Name, `\`, "/")
 	if path.IsAbs(raw) || strings.Contains(raw, ":") {
-		return "", fmt.Errorf("helm chart archive: entry %q is an absolute path", h.Name)
+		return "", "", fmt.Errorf("helm chart archive: entry %q is an absolute path", h.Name)
 	}
 	for _, part := range strings.Split(raw, "/") {
 		if part == ".." {
-			return "", fmt.Errorf("helm chart archive: entry %q escapes the chart root", h.Name)
+			return "", "", fmt.Errorf("helm chart archive: entry %q escapes the chart root", h.Name)
 		}
 	}
 	switch h.Typeflag {
 	case tar.TypeDir:
-		return "", nil
+		return "", "", nil
 	case tar.TypeReg:
 	case tar.TypeSymlink, tar.TypeLink:
-		return "", fmt.Errorf("helm chart archive: entry %q is a link", h.Name)
+		return "", "", fmt.Errorf("helm chart archive: entry %q is a link", h.Name)
 	case tar.TypeXGlobalHeader, tar.TypeXHeader:
-		return "", nil
+		return "", "", nil
 	default:
-		return "", fmt.Errorf("helm chart archive: entry %q is not a regular file", h.Name)
+		return "", "", fmt.Errorf("helm chart archive: entry %q is not a regular file", h.Name)
 	}
 	clean := path.Clean(raw)
 	top, rest, found := strings.Cut(clean, "/")
 	if !found || top == "." || rest == "" {
-		return "", fmt.Errorf("helm chart archive: entry %q is not inside the chart's directory", h.Name)
+		return "", "", fmt.Errorf("helm chart archive: entry %q is not inside the chart's directory", h.Name)
 	}
-	return rest, nil
+	return top, rest, nil
 }

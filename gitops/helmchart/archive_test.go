@@ -79,6 +79,7 @@ func TestLoadArchiveRefuses(t *testing.T) {
 		"absolute": {"/c/x", "x", tar.TypeReg},
 		"link":     {"c/l", "", tar.TypeSymlink},
 		"hardlink": {"c/h", "", tar.TypeLink},
+		"other":    {"d/x", "x", tar.TypeReg},
 	}
 	for name, e := range cases {
 		t.Run(name, func(t *testing.T) {
