@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"text/template"
 )
 
 // nondeterministic lists the template functions whose result depends on randomness or the clock.
@@ -60,4 +61,16 @@ func refuseNondeterministic(files map[string][]byte) error {
 // isTemplate tells whether a chart path is a template of the chart or of one of its subcharts.
 func isTemplate(name string) bool {
 	return strings.HasPrefix(name, "templates/") || strings.Contains(name, "/templates/")
+}
+
+// refusingFuncs replaces every random or clock function in the engine with one that fails, so that a call the
+// file scan cannot see, from a string passed to tpl, still fails the render rather than changing its output.
+func refusingFuncs() template.FuncMap {
+	m := template.FuncMap{}
+	for _, name := range nondeterministic() {
+		m[name] = func(...any) (string, error) {
+			return "", fmt.Errorf("template function %s would make renders nondeterministic", name)
+		}
+	}
+	return m
 }

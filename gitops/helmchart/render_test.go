@@ -156,6 +156,14 @@ func TestRefusesRandomFunction(t *testing.T) {
 	}
 }
 
+func TestRefusesRandomFunctionThroughTpl(t *testing.T) {
+	spec := Spec{Chart: types.HelmChart{ValuesInline: map[string]any{"tplValue": "{{ now }}"}}}
+	_, err := New().Render(readChart(t, "simple"), spec, "")
+	if err == nil || !strings.Contains(err.Error(), "now would make renders nondeterministic") {
+		t.Fatalf("got %v", err)
+	}
+}
+
 func TestRefusesOversizedValues(t *testing.T) {
 	big := make([]byte, MaxValuesBytes+1)
 	if _, err := New().Render(readChart(t, "simple"), Spec{ValuesFile: big}, ""); err == nil ||

@@ -42,7 +42,7 @@ func render(ch *chartv2.Chart, vals map[string]any, spec Spec, kubeVersion strin
 	if err != nil {
 		return nil, fmt.Errorf("helm chart %q: values: %w", spec.Chart.Name, err)
 	}
-	eng := engine.Engine{EnableDNS: false}
+	eng := engine.Engine{EnableDNS: false, CustomTemplateFuncs: refusingFuncs()}
 	rendered, err := eng.RenderWithContext(context.Background(), ch, values)
 	if err != nil {
 		return nil, fmt.Errorf("helm chart %q: rendering: %w", spec.Chart.Name, err)
