@@ -1,0 +1,3 @@
+{{- define "lib.label" -}}
+from-library-{{ .Chart.Name }}
+{{- end -}}
