@@ -62,3 +62,37 @@ func TestErrorsAreLoggedWithoutStackTrace(t *testing.T) {
 		})
 	}
 }
+
+// TestLogLevelIsInfoByDefault: the manager logs at INFO whatever the encoding (--zap-devel, as hack/run.sh
+// runs it, included), so the standby's V(1) "api write" lines are not printed; --zap-log-level=debug prints
+// them.
+func TestLogLevelIsInfoByDefault(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		debug bool
+	}{
+		{nil, false},
+		{[]string{"--zap-devel=true"}, false},
+		{[]string{"--zap-devel=false"}, false},
+		{[]string{"--zap-log-level=debug"}, true},
+		{[]string{"--zap-devel=true", "--zap-log-level=debug"}, true},
+	} {
+		t.Run(strings.Join(append([]string{"flags"}, tc.args...), " "), func(t *testing.T) {
+			g := NewWithT(t)
+			_, zo, _, err := parseFlags(flag.NewFlagSet("manager", flag.ContinueOnError), tc.args)
+			g.Expect(err).NotTo(HaveOccurred())
+			var buf bytes.Buffer
+			log := zap.New(zap.UseFlagOptions(&zo), zap.WriteTo(&buf))
+
+			log.Info("started")
+			log.V(1).Info("api write", "verb", "patch")
+
+			g.Expect(buf.String()).To(ContainSubstring("started"))
+			if tc.debug {
+				g.Expect(buf.String()).To(ContainSubstring("api write"))
+				return
+			}
+			g.Expect(buf.String()).NotTo(ContainSubstring("api write"))
+		})
+	}
+}

@@ -149,7 +149,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (o options, zo zap.Options, sho
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	// An error is one line: a stack trace would only say where it was logged (controller-runtime's reconcile
 	// loop, for every reconcile error), not what went wrong. --zap-stacktrace-level brings traces back.
-	zo = zap.Options{Development: false, StacktraceLevel: zapcore.PanicLevel}
+	// INFO, in development mode (--zap-devel) too, whose default would be DEBUG: V(1) lines such as the
+	// standby's "api write" are for --zap-log-level=debug.
+	zo = zap.Options{Development: false, StacktraceLevel: zapcore.PanicLevel, Level: zapcore.InfoLevel}
 	zo.BindFlags(fs)
 	err = fs.Parse(args)
 	o.deprecated = deprecatedUsed(fs, renamedFlags())

@@ -91,6 +91,7 @@ func (e usageError) Error() string { return e.msg }
 func (e usageError) Is(target error) bool { return target == errUsage }
 
 func main() {
+	setLogger(os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

@@ -25,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/duration"
 
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
+	"github.com/siteops/siteops/controllers/sitesync/waves"
 )
 
 // writeRollout prints the rollout of spec.waves: its phase, revision and message, then one row per site in
@@ -70,6 +71,9 @@ func writeRollout(b *strings.Builder, ro *gitopsv1alpha1.RolloutStatus, sites []
 				continue
 			}
 			state, waiting := string(s.State), s.WaitingFor
+			if s.SoakUntil != nil && strings.HasPrefix(waiting, "soak, ") { // told when the planner ran
+				waiting = waves.SoakLeft(s.SoakUntil.Time, now)
+			}
 			if why, ok := failed[s.Name]; ok {
 				state, waiting = "Failed", why
 			}

@@ -38,6 +38,9 @@ func TestStatusShowsWavesAndTheirSites(t *testing.T) {
 			{Name: "dev", Wave: "canary", State: gitopsv1alpha1.SitePublished, WaitingFor: "soak, 6m0s left",
 				SoakUntil: &metav1.Time{Time: now.Add(6 * time.Minute)}},
 			{Name: "edge-1", Wave: "edge", State: gitopsv1alpha1.SitePending, WaitingFor: "wave canary"},
+			// told by the planner 2 s before now: the time left is told from SoakUntil and now
+			{Name: "prod", Wave: "canary", State: gitopsv1alpha1.SitePublished, WaitingFor: "soak, 10s left",
+				SoakUntil: &metav1.Time{Time: now.Add(8 * time.Second)}},
 		},
 	}
 	var b strings.Builder
@@ -54,6 +57,7 @@ func TestStatusShowsWavesAndTheirSites(t *testing.T) {
 	}
 	rows := []string{
 		"canary    dev     Published  soak, 6m0s left",
+		"canary    prod    Published  soak, 8s left",
 		"edge      edge-1  Pending    wave canary",
 		"unlisted  a-lab   Pending    wave canary",
 	}

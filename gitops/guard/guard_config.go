@@ -80,7 +80,7 @@ func yamlObjects(content []byte) ([]*yaml.Node, error) {
 		if err := yaml.NewDecoder(strings.NewReader(text)).Decode(&doc); errors.Is(err, io.EOF) {
 			continue
 		} else if err != nil {
-			return nil, yamlError("", d.line, err)
+			return nil, yamlError("", d.line, []byte(text), err)
 		}
 		n := &doc
 		if doc.Kind == yaml.DocumentNode {

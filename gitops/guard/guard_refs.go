@@ -86,7 +86,7 @@ type parsedKustomization struct {
 func parseKustomization(content []byte) (*parsedKustomization, error) {
 	var doc map[string]any
 	if err := yaml.Unmarshal(content, &doc); err != nil {
-		return nil, yamlError("", 0, err)
+		return nil, yamlError("", 0, content, err)
 	}
 	for _, f := range refusedFields() {
 		if v, ok := doc[f]; ok && v != nil {

@@ -20,8 +20,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // YAMLError is a YAML syntax error in a file a site's kustomization loads: the file's path in the checkout
@@ -43,15 +46,75 @@ func (e *YAMLError) Error() string {
 // context"); the YAML libraries give it only in their message.
 var yamlLine = regexp.MustCompile(`yaml: line (\d+): (.*)$`)
 
-// yamlError is the *YAMLError of a parser's err about text that starts after line offset of path.
-func yamlError(path string, offset int, err error) *YAMLError {
-	msg := err.Error()
+// yamlParserProblems are the messages of the YAML parser's errors, as opposed to its scanner's: the YAML
+// libraries (yaml.v2 and yaml.v3 alike) print the line of a parser error counted from 0, of a scanner error
+// counted from 1, and no line at all for an error on the first line.
+var yamlParserProblems = []string{
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+	"did not find expected '-' indicator",
+	"did not find expected <document start>",
+	"did not find expected <stream-start>",
+	"did not find expected key",
+	"did not find expected node content",
+	"found duplicate %TAG directive",
+	"found duplicate %YAML directive",
+	"found incompatible YAML document",
+	"found undefined tag handle",
+}
+
+// yamlError is the *YAMLError of a parser's err about text, which starts after line offset of path. Its line
+// counts from 1, as an editor does.
+func yamlError(path string, offset int, text []byte, err error) *YAMLError {
+	msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
+	line := 0
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
-			return &YAMLError{Path: path, Line: offset + n, Msg: m[2]}
+			line, msg = n, m[2]
+		}
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	switch {
+	case strings.HasPrefix(msg, "did not find expected ',' or "):
+		line = openingLine(text, msg, line+1)
+	case slices.Contains(yamlParserProblems, msg):
+		line++ // from 0, or no line on line 1
+	case line == 0 && firstLineError(text, msg):
+		line = 1
+	}
+	if line == 0 {
+		return &YAMLError{Path: path, Msg: msg}
+	}
+	return &YAMLError{Path: path, Line: offset + line, Msg: msg}
+}
+
+// firstLineError tells whether the scanner error msg, printed without a line, is on the first line of text:
+// it is when the same text after an empty line fails with msg on line 2.
+func firstLineError(text []byte, msg string) bool {
+	return afterEmptyLine(text) == "yaml: line 2: "+msg
+}
+
+// openingLine is the line of the bracket that opens the unclosed flow collection of the parser error msg
+// about text, or line when it cannot tell. The parser prints that line, counted from 0, unless it is the
+// first line, when it prints the line where it gave up instead; after an empty line the bracket is never on
+// the first line, and the printed number is its line in text counted from 1.
+func openingLine(text []byte, msg string, line int) int {
+	if m := yamlLine.FindStringSubmatch(afterEmptyLine(text)); m != nil && m[2] == msg {
+		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+			return n
 		}
 	}
-	return &YAMLError{Path: path, Msg: strings.TrimPrefix(msg, "yaml: ")}
+	return line
+}
+
+// afterEmptyLine is yaml.v3's error parsing text after an empty line, or "".
+func afterEmptyLine(text []byte) string {
+	var n yaml.Node
+	if err := yaml.Unmarshal(append([]byte("\n"), text...), &n); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // CheckYAML returns the first YAML syntax error (a *YAMLError) among the files the site's kustomization loads

@@ -76,11 +76,7 @@ func (p *planning) revertFailed(w wave) {
 		return
 	}
 	for _, rec := range p.members(w.name, gitopsv1alpha1.SiteFailed) {
-		why := rec.WaitingFor
 		p.revert(rec)
-		if rec.State == gitopsv1alpha1.SiteReverted {
-			rec.WaitingFor += "; " + strings.TrimPrefix(why, "a newer revision; ")
-		}
 	}
 }
 

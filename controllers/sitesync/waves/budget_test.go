@@ -246,8 +246,9 @@ func TestPlanRevertsToleratedFailures(t *testing.T) {
 		t.Fatalf("revert %+v, want %+v", p.Revert, want)
 	}
 	got := site(t, p.Status, "edge-1")
-	if got.State != gitopsv1alpha1.SiteReverted || !strings.Contains(got.WaitingFor, "reverted to c00000000000") ||
-		!strings.Contains(got.WaitingFor, "failed within maxFailures (1/1 failures of wave edge)") ||
+	wantWaiting := "reverted from " + short(c1) + " to " + short(c0) + " (source " + short(old) +
+		"): failed within maxFailures (1/1 failures of wave edge): "
+	if got.State != gitopsv1alpha1.SiteReverted || !strings.HasPrefix(got.WaitingFor, wantWaiting) ||
 		!slices.Equal(reasons(p), []string{gitopsv1alpha1.EventSiteReverted}) {
 		t.Fatalf("edge-1 %s %q events %v", got.State, got.WaitingFor, reasons(p))
 	}

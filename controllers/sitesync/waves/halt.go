@@ -101,9 +101,10 @@ func (p *planning) haltedSites() {
 	}
 }
 
-// revert restores rec's last healthy output, when one is known and differs from what the site has.
+// revert restores rec's last healthy output, when one is known and differs from what the site has; the
+// site's message then says from which output to which, and why (what it waited for when it halted or failed).
 func (p *planning) revert(rec *gitopsv1alpha1.RolloutSite) {
-	s := p.sites[rec.Name]
+	s, why := p.sites[rec.Name], rec.WaitingFor
 	if rec.LastHealthyCommit == "" || rec.LastHealthyCommit == s.RenderedCommit {
 		if !strings.Contains(rec.WaitingFor, "no healthy output") {
 			rec.WaitingFor += "; no healthy output of the site is known to revert to"
@@ -117,8 +118,8 @@ func (p *planning) revert(rec *gitopsv1alpha1.RolloutSite) {
 	p.out.Revert = append(p.out.Revert, Revert{Site: rec.Name, Commit: rec.LastHealthyCommit,
 		Revision: rec.LastHealthyRevision, Of: s.RenderedCommit})
 	rec.State = gitopsv1alpha1.SiteReverted
-	rec.WaitingFor = fmt.Sprintf("reverted to %s (source %s): a newer revision", short(rec.LastHealthyCommit),
-		short(rec.LastHealthyRevision))
+	rec.WaitingFor = fmt.Sprintf("reverted from %s to %s (source %s): %s", short(s.RenderedCommit),
+		short(rec.LastHealthyCommit), short(rec.LastHealthyRevision), strings.TrimPrefix(why, "a newer revision; "))
 	p.event(true, gitopsv1alpha1.EventSiteReverted,
 		fmt.Sprintf("site %s: committing its last healthy output %s (source %s) back over %s",
 			rec.Name, short(rec.LastHealthyCommit), short(rec.LastHealthyRevision), short(s.RenderedCommit)))

@@ -109,7 +109,8 @@ func TestPlanRevertsFailedSitesToTheirLastHealthyOutput(t *testing.T) {
 		t.Fatalf("revert %+v, want %+v", p.Revert, want)
 	}
 	if got := site(t, p.Status, "dev"); got.State != gitopsv1alpha1.SiteReverted ||
-		!strings.Contains(got.WaitingFor, "reverted to c00000000000") {
+		got.WaitingFor != "reverted from "+short(c1)+" to "+short(c0)+" (source "+short(old)+"): dev "+
+			"Degraded at "+short(rev1)+": ImagePullBackOff" {
 		t.Errorf("dev %s %q", got.State, got.WaitingFor)
 	}
 	if strings.Join(reasons(p), ",") != gitopsv1alpha1.EventSiteReverted {

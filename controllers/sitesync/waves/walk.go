@@ -164,10 +164,12 @@ func (p *planning) settled(w wave, published []*gitopsv1alpha1.RolloutSite) bool
 		if since.IsZero() {
 			since = p.in.Now
 		}
-		if end := since.Add(w.soak); end.After(p.in.Now) {
+		// The soak ends on a second, as the status stores it (SoakUntil), so that what is told from it later
+		// agrees with what the planner told.
+		if end := ceilToSecond(since.Add(w.soak)); end.After(p.in.Now) {
 			soaking++
 			u := metav1.NewTime(end)
-			rec.SoakUntil, rec.WaitingFor = &u, fmt.Sprintf("soak, %s left", end.Sub(p.in.Now).Round(time.Second))
+			rec.SoakUntil, rec.WaitingFor = &u, SoakLeft(end, p.in.Now)
 			soakEnd = later(soakEnd, end)
 			p.wakeAt(end)
 			continue
@@ -229,4 +231,27 @@ func later(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// SoakLeft is what a site soaking until until waits for at now, "soak, 6m0s left": the time left rounded up
+// to the second, so that it counts down by the time that passed and reads 0s only once the soak is over. The
+// planner and the views that print it later (siteops status) give it their one clock's now.
+func SoakLeft(until, now time.Time) string {
+	return fmt.Sprintf("soak, %s left", max(ceilSecond(until.Sub(now)), 0))
+}
+
+// ceilToSecond is t rounded up to the second.
+func ceilToSecond(t time.Time) time.Time {
+	if u := t.Truncate(time.Second); u.Before(t) {
+		return u.Add(time.Second)
+	}
+	return t
+}
+
+// ceilSecond is d rounded up to the second.
+func ceilSecond(d time.Duration) time.Duration {
+	if r := d % time.Second; r > 0 {
+		d += time.Second - r
+	}
+	return d
 }
