@@ -49,18 +49,20 @@ var yamlLine = regexp.MustCompile(`yaml: line (\d+): (.*)$`)
 // yamlParserProblems are the messages of the YAML parser's errors, as opposed to its scanner's: the YAML
 // libraries (yaml.v2 and yaml.v3 alike) print the line of a parser error counted from 0, of a scanner error
 // counted from 1, and no line at all for an error on the first line.
-var yamlParserProblems = []string{
-	"did not find expected ',' or ']'",
-	"did not find expected ',' or '}'",
-	"did not find expected '-' indicator",
-	"did not find expected <document start>",
-	"did not find expected <stream-start>",
-	"did not find expected key",
-	"did not find expected node content",
-	"found duplicate %TAG directive",
-	"found duplicate %YAML directive",
-	"found incompatible YAML document",
-	"found undefined tag handle",
+func yamlParserProblems() []string {
+	return []string{
+		"did not find expected ',' or ']'",
+		"did not find expected ',' or '}'",
+		"did not find expected '-' indicator",
+		"did not find expected <document start>",
+		"did not find expected <stream-start>",
+		"did not find expected key",
+		"did not find expected node content",
+		"found duplicate %TAG directive",
+		"found duplicate %YAML directive",
+		"found incompatible YAML document",
+		"found undefined tag handle",
+	}
 }
 
 // yamlError is the *YAMLError of a parser's err about text, which starts after line offset of path. Its line
@@ -78,7 +80,7 @@ func yamlError(path string, offset int, text []byte, err error) *YAMLError {
 	switch {
 	case strings.HasPrefix(msg, "did not find expected ',' or "):
 		line = openingLine(text, msg, line+1)
-	case slices.Contains(yamlParserProblems, msg):
+	case slices.Contains(yamlParserProblems(), msg):
 		line++ // from 0, or no line on line 1
 	case line == 0 && firstLineError(text, msg):
 		line = 1
