@@ -17,6 +17,7 @@ limitations under the License.
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 
@@ -43,6 +44,9 @@ func findHelmValues(in *guard.Inputs) (*helmValues, error) {
 	hv := &helmValues{kusts: map[string][]byte{}}
 	for i := len(in.KustFiles) - 1; i >= 0; i-- { // the walk visits a kustomization before what it includes
 		kf := in.KustFiles[i]
+		if !bytes.Contains(in.Files[kf], []byte("transformers")) {
+			continue // most kustomizations: no parse on every build
+		}
 		node, err := kyaml.Parse(string(in.Files[kf]))
 		if err != nil {
 			continue // kustomize reports it
