@@ -164,9 +164,9 @@ test-dashboard: envtest ## The dashboard's tests in headless Chromium (installed
 	  go test $(GO_TEST_FLAGS) -count=1 -timeout 10m ./internal/dashboard/...
 
 .PHONY: unit-bins
-unit-bins: envtest test-deps ## etcd + kube-apiserver in setup-envtest's store, the pinned kustomize, and test-deps.
+unit-bins: envtest test-deps ## etcd + kube-apiserver in setup-envtest's store, the pinned kustomize and Helm CLIs, and test-deps.
 	hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION) >/dev/null
-	hack/build-bins.sh kustomize
+	hack/build-bins.sh kustomize helm
 
 .PHONY: bins
 bins: unit-bins e2e-bins ## Every binary make test runs (.ci/run builds them in the background during the gates).
@@ -226,7 +226,7 @@ test-api-upgrade: ## An upgrade that changes the API, not in make test: the next
 
 .PHONY: bench
 bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md.
-	hack/build-bins.sh etcd kube kwok rollouts kustomize argocd
+	hack/build-bins.sh etcd kube kwok rollouts kustomize helm argocd
 	hack/chromium.sh
 	@$(MAKE) --no-print-directory envtest
 	assets="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" && cd $(BENCH_DIR) && \

@@ -2,13 +2,13 @@
 # build-bins.sh builds the Kubernetes-side binaries siteops tests run against, from Go modules only, and caches
 # them by version under $SITEOPS_CACHE/bin/<name>-<version>/. A component already built is skipped.
 #
-#   hack/build-bins.sh [etcd] [kube] [kwok] [rollouts] [argocd] [kustomize] [flux]
+#   hack/build-bins.sh [etcd] [kube] [kwok] [rollouts] [argocd] [kustomize] [helm] [flux]
 #                      (default: all but flux, which only make bench-flux asks for)
 #   hack/build-bins.sh --path NAME                                          print the folder of NAME
 #
 # Cold build times on an idle 2-core machine (test/bench/RESULTS.md, "Build and test times"): etcd ~2 min, kube
 # (apiserver, controller-manager, scheduler) ~12 min, kwok ~3 min, rollouts ~6.5 min, argocd ~6 min,
-# kustomize ~1 min; flux (source-controller, kustomize-controller) 24 min of CPU (50 min at nice 10 on a 2-core
+# kustomize ~1 min, helm ~2 min; flux (source-controller, kustomize-controller) 24 min of CPU (50 min at nice 10 on a 2-core
 # machine busy with other builds, load 12-20).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,6 +35,7 @@ dir_of() {
     # The Argo CD build links hack/argocd/main.go: a change to it is a new build.
     argocd) echo "$SITEOPS_CACHE/bin/argocd-$ARGOCD_VERSION-$(sha256sum "$here/argocd/main.go" | cut -c1-8)" ;;
     kustomize) echo "$SITEOPS_CACHE/bin/kustomize-$KUSTOMIZE_VERSION" ;;
+    helm) echo "$SITEOPS_CACHE/bin/helm-$HELM_VERSION" ;;
     flux) echo "$SITEOPS_CACHE/bin/flux-$FLUX_VERSION" ;;
     *) echo "unknown component $1" >&2; return 1 ;;
   esac
@@ -178,6 +179,11 @@ build_kustomize() {
   GOBIN=$1 go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
 }
 
+# build_helm builds the Helm CLI of the SDK's release: the anchor of the chart parity tests (kustomize --enable-helm).
+build_helm() {
+  GOBIN=$1 go install -trimpath -ldflags "-s -w" "helm.sh/helm/v4/cmd/helm@$HELM_VERSION"
+}
+
 # build_flux builds Flux's source-controller and kustomize-controller, the anchor of make bench-flux, each in a
 # copy of its module. Their api/ is a module of its own, left out of the zip: the published api module of the
 # same version replaces go.mod's ./api, and the build adds its go.sum lines (-mod=mod; go mod tidy would fetch
@@ -212,7 +218,7 @@ wait_for() {
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(etcd kube kwok rollouts argocd kustomize)
+[ ${#steps[@]} -gt 0 ] || steps=(etcd kube kwok rollouts argocd kustomize helm)
 for s in "${steps[@]}"; do
   out=$(dir_of "$s")
   if [ -f "$out/.complete" ]; then log "$s: cached in $out"; continue; fi

@@ -20,6 +20,12 @@ export ROLLOUTS_VERSION=${ROLLOUTS_VERSION:-v1.10.1}
 # ARGOCD_VERSION: v3.2.12 does not compile (controller/cache/info.go: undefined settings.ValidateExternalURL).
 export ARGOCD_VERSION=${ARGOCD_VERSION:-v3.2.11}
 export KUSTOMIZE_VERSION=${KUSTOMIZE_VERSION:-v5.8.1}
+# HELM_VERSION: the Helm CLI the chart parity tests compare with, read from go.mod's helm.sh/helm/v4 requirement so
+# that the CLI and the SDK siteops renders charts with are the same release.
+if [ -z "${HELM_VERSION:-}" ]; then
+  HELM_VERSION=$(awk '$1 == "helm.sh/helm/v4" { print $2; exit }' "$(dirname "${BASH_SOURCE[0]}")/../go.mod")
+fi
+export HELM_VERSION
 # FLUX_VERSION: source-controller and kustomize-controller, the anchor of make bench-flux only (v1.10 needs go 1.27).
 export FLUX_VERSION=${FLUX_VERSION:-v1.9.6}
 
