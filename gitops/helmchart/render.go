@@ -67,6 +67,10 @@ func (r *Renderer) Render(files map[string][]byte, spec Spec, kubeVersion string
 	if err := checkSize(files); err != nil {
 		return nil, fmt.Errorf("helm chart %q: %w", spec.Chart.Name, err)
 	}
+	files, err := loadable(files)
+	if err != nil {
+		return nil, fmt.Errorf("helm chart %q: %w", spec.Chart.Name, err)
+	}
 	if err := refuseNondeterministic(files); err != nil {
 		return nil, err
 	}

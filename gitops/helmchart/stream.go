@@ -25,6 +25,7 @@ import (
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/common/util"
 	chartv2 "helm.sh/helm/v4/pkg/chart/v2"
+	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 	"helm.sh/helm/v4/pkg/engine"
 	release "helm.sh/helm/v4/pkg/release/v1"
 	releaseutil "helm.sh/helm/v4/pkg/release/v1/util"
@@ -34,6 +35,9 @@ import (
 func render(ch *chartv2.Chart, vals map[string]any, spec Spec, kubeVersion string) ([]byte, error) {
 	caps, err := capabilities(kubeVersion, spec.Chart.ApiVersions)
 	if err != nil {
+		return nil, fmt.Errorf("helm chart %q: %w", spec.Chart.Name, err)
+	}
+	if err := installable(ch, vals, caps); err != nil {
 		return nil, fmt.Errorf("helm chart %q: %w", spec.Chart.Name, err)
 	}
 	opts := common.ReleaseOptions{Name: releaseName(spec), Namespace: namespace(spec), Revision: 1, IsInstall: true}
@@ -74,6 +78,35 @@ func render(ch *chartv2.Chart, vals map[string]any, spec Spec, kubeVersion strin
 		}
 	}
 	return []byte(b.String()), nil
+}
+
+// installable makes the checks `helm template` makes before it renders, in its order: an application chart, every
+// dependency of Chart.yaml in charts/, the chart's kubeVersion range met; then it drops the dependencies that
+// their condition or tags disable and imports their values, as Helm's install does.
+func installable(ch *chartv2.Chart, vals map[string]any, caps *common.Capabilities) error {
+	switch ch.Metadata.Type {
+	case "", "application":
+	default:
+		return fmt.Errorf("%s charts are not installable", ch.Metadata.Type)
+	}
+	var missing []string
+	for _, dep := range ch.Metadata.Dependencies {
+		if !slices.ContainsFunc(ch.Dependencies(), func(c *chartv2.Chart) bool { return c.Name() == dep.Name }) {
+			missing = append(missing, dep.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("found in Chart.yaml, but missing in charts/ directory: %s (vendor them there)",
+			strings.Join(missing, ", "))
+	}
+	if err := chartutil.ProcessDependencies(ch, vals); err != nil {
+		return fmt.Errorf("chart dependencies: %w", err)
+	}
+	if r := ch.Metadata.KubeVersion; r != "" && !chartutil.IsCompatibleRange(r, caps.KubeVersion.String()) {
+		return fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", r,
+			caps.KubeVersion.Version)
+	}
+	return nil
 }
 
 // capabilities gives .Capabilities: the kube version (Helm's default when empty) and Helm's known API versions
