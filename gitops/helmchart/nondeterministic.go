@@ -34,8 +34,22 @@ func nondeterministic() []string {
 	}
 }
 
-// refuseNondeterministic returns an error naming the first template file, in path order, that calls a random or
-// clock function, and the function.
+// refusedReason is why a render may not call template function name: randomness and the clock would make every
+// render differ, and a DNS lookup would make it depend on the network.
+func refusedReason(name string) string {
+	if name == "getHostByName" {
+		return "which would make renders depend on DNS (siteops renders without the network)"
+	}
+	return "which would make renders nondeterministic"
+}
+
+// refused lists the template functions a render may not call: nondeterministic ones and getHostByName.
+func refused() []string {
+	return append(nondeterministic(), "getHostByName")
+}
+
+// refuseNondeterministic returns an error naming the first template file, in path order, that calls a refused
+// function (random, clock or DNS), and the function.
 func refuseNondeterministic(files map[string][]byte) error {
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -46,12 +60,12 @@ func refuseNondeterministic(files map[string][]byte) error {
 	sort.Strings(names)
 	// Funcs are looked for only inside template actions, so prose in YAML is not refused.
 	actionRE := regexp.MustCompile(`(?s)\{\{.*?\}\}`)
-	funcs := nondeterministic()
+	funcs := refused()
 	wordRE := regexp.MustCompile(`(^|[^A-Za-z0-9_.$])(` + strings.Join(funcs, "|") + `)([^A-Za-z0-9_]|$)`)
 	for _, name := range names {
 		for _, action := range actionRE.FindAll(files[name], -1) {
 			if m := wordRE.FindSubmatch(action); m != nil {
-				return fmt.Errorf("helm chart file %s calls %s, which would make renders nondeterministic", name, m[2])
+				return fmt.Errorf("helm chart file %s calls %s, %s", name, m[2], refusedReason(string(m[2])))
 			}
 		}
 	}
@@ -63,13 +77,13 @@ func isTemplate(name string) bool {
 	return strings.HasPrefix(name, "templates/") || strings.Contains(name, "/templates/")
 }
 
-// refusingFuncs replaces every random or clock function in the engine with one that fails, so that a call the
-// file scan cannot see, from a string passed to tpl, still fails the render rather than changing its output.
+// refusingFuncs replaces every refused function in the engine with one that fails, so that a call the file scan
+// cannot see, from a string passed to tpl, still fails the render rather than changing its output.
 func refusingFuncs() template.FuncMap {
 	m := template.FuncMap{}
-	for _, name := range nondeterministic() {
+	for _, name := range refused() {
 		m[name] = func(...any) (string, error) {
-			return "", fmt.Errorf("template function %s would make renders nondeterministic", name)
+			return "", fmt.Errorf("template function %s is refused, %s", name, refusedReason(name))
 		}
 	}
 	return m

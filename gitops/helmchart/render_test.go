@@ -159,8 +159,25 @@ func TestRefusesRandomFunction(t *testing.T) {
 func TestRefusesRandomFunctionThroughTpl(t *testing.T) {
 	spec := Spec{Chart: types.HelmChart{ValuesInline: map[string]any{"tplValue": "{{ now }}"}}}
 	_, err := New().Render(readChart(t, "simple"), spec, "")
-	if err == nil || !strings.Contains(err.Error(), "now would make renders nondeterministic") {
+	if err == nil || !strings.Contains(err.Error(), "now is refused, which would make renders nondeterministic") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestRefusesDNSLookups(t *testing.T) {
+	files := map[string][]byte{
+		"Chart.yaml":          []byte("apiVersion: v2\nname: dns\nversion: 0.1.0\n"),
+		"templates/host.yaml": []byte("kind: ConfigMap\ndata:\n  ip: {{ getHostByName \"localhost\" | quote }}\n"),
+	}
+	_, err := New().Render(files, Spec{}, "")
+	if err == nil || !strings.Contains(err.Error(), "templates/host.yaml calls getHostByName, which would make "+
+		"renders depend on DNS") {
+		t.Fatalf("in a template: got %v", err)
+	}
+	spec := Spec{Chart: types.HelmChart{ValuesInline: map[string]any{"tplValue": `{{ getHostByName "localhost" }}`}}}
+	if _, err := New().Render(readChart(t, "simple"), spec, ""); err == nil ||
+		!strings.Contains(err.Error(), "getHostByName is refused") {
+		t.Fatalf("through tpl: got %v", err)
 	}
 }
 
