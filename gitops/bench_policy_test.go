@@ -96,7 +96,7 @@ func BenchmarkPolicySite(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	out, err := render.Build(in, "overlays/site042", nil, nil)
+	out, err := render.Build(in, "overlays/site042", render.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func BenchmarkRenderValidateAndPolicySite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		out, err := render.Build(in, "overlays/site042", nil, nil)
+		out, err := render.Build(in, "overlays/site042", render.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -88,7 +88,7 @@ func BenchmarkRenderSite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := render.Build(in, "overlays/site042", nil, nil); err != nil {
+		if _, err := render.Build(in, "overlays/site042", render.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

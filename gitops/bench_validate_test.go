@@ -41,7 +41,7 @@ func BenchmarkRenderAndValidateSite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		out, err := render.Build(in, "overlays/site042", nil, nil)
+		out, err := render.Build(in, "overlays/site042", render.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func BenchmarkValidateSite(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	out, err := render.Build(in, "overlays/site042", nil, nil)
+	out, err := render.Build(in, "overlays/site042", render.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

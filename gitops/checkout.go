@@ -28,6 +28,7 @@ import (
 	kusttypes "sigs.k8s.io/kustomize/api/types"
 
 	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/helmchart"
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/gitops/validate"
@@ -212,7 +213,8 @@ func (c *Checkout) render(ctx context.Context, runs []*siteRun, workers int, ima
 		checkErr = policyErr
 	}
 	b := builder{guard: func(dir string) (*guard.Inputs, error) { return guard.Site(c.tree, dir) },
-		workers: workers, images: images, check: check, policy: policies}
+		workers: workers, images: images, check: check, policy: policies, charts: helmchart.New(),
+		version: c.Validation.kubeVersion}
 	_ = buildSites(ctx, runs, b, func() error {
 		if checkErr != nil { // the validation's or the policies' options are wrong: no site renders
 			for _, r := range runs {

@@ -101,6 +101,7 @@ type syncEnv struct {
 	opts    SyncOptions
 	syncer  *Syncer
 	renders *atomic.Int64 // the kustomize builds syncer ran
+	charts  *atomic.Int64 // the Helm chart renders syncer ran (not answered from its memo)
 }
 
 func newSyncEnv(t *testing.T, files map[string]string) *syncEnv {
@@ -111,11 +112,12 @@ func newSyncEnv(t *testing.T, files map[string]string) *syncEnv {
 
 // syncEnvOf is the syncEnv of repository "config" of srv, at url.
 func syncEnvOf(t *testing.T, srv *gitserver.Server, url string) *syncEnv {
-	renders := &atomic.Int64{}
+	renders, charts := &atomic.Int64{}, &atomic.Int64{}
 	return &syncEnv{srv: srv, repo: "config", opts: SyncOptions{
 		Source:  SourceSpec{URL: url, Ref: gitserver.DefaultBranch},
 		WorkDir: t.TempDir(),
-	}, syncer: NewSyncer(SyncerOptions{OnRender: func(string) { renders.Add(1) }}), renders: renders}
+	}, syncer: NewSyncer(SyncerOptions{OnRender: func(string) { renders.Add(1) },
+		OnChartRender: func() { charts.Add(1) }}), renders: renders, charts: charts}
 }
 
 // sync runs Sync with the previous result's sites as Previous (as the controller does from status).

@@ -58,7 +58,7 @@ func renderTree(t *testing.T, files map[string]string, dirs ...string) []render.
 		}
 		jobs[i] = render.Job{Name: d, Dir: d, In: in}
 	}
-	return render.Pool(context.Background(), jobs, 2, nil, nil, nil)
+	return render.Pool(context.Background(), jobs, render.PoolOptions{Workers: 2}, nil)
 }
 
 func TestRenderIsDeterministic(t *testing.T) {

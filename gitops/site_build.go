@@ -28,6 +28,7 @@ import (
 	kusttypes "sigs.k8s.io/kustomize/api/types"
 
 	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/helmchart"
 	"github.com/siteops/siteops/gitops/internal/tree"
 	"github.com/siteops/siteops/gitops/render"
 )
@@ -88,9 +89,11 @@ type builder struct {
 	guard    func(dir string) (*guard.Inputs, error) // guardSite with contents, or a Syncer's memo of it
 	workers  int
 	images   []kusttypes.Image
-	onRender func(site string) // called as each build starts; may be nil
-	check    *checker          // validates each output; nil when validation is off
-	policy   *policyGate       // checks each valid output against the admission policies; nil when none
+	charts   *helmchart.Renderer      // renders the sites' Helm charts, remembering renders
+	version  func(site string) string // the site's Kubernetes version, for its charts
+	onRender func(site string)        // called as each build starts; may be nil
+	check    *checker                 // validates each output; nil when validation is off
+	policy   *policyGate              // checks each valid output against the admission policies; nil when none
 }
 
 // buildSites is the one path from a checkout to rendered bytes, for Sync and the CLI alike: it guards every
@@ -116,12 +119,17 @@ func buildSites(ctx context.Context, runs []*siteRun, b builder, between func() 
 	var ran []*siteRun
 	for _, r := range runs {
 		if r.invalid == nil && r.guardErr == nil && !r.skip {
-			jobs, ran = append(jobs, render.Job{Name: r.name, Dir: r.dir, In: r.in}), append(ran, r)
+			job := render.Job{Name: r.name, Dir: r.dir, In: r.in}
+			if b.version != nil {
+				job.KubeVersion = b.version(r.name)
+			}
+			jobs, ran = append(jobs, job), append(ran, r)
 		}
 	}
 	var mu sync.Mutex
 	var sinkErr error
-	render.Pool(ctx, jobs, b.workers, b.images, b.onRender, func(i int, res render.Result) {
+	po := render.PoolOptions{Workers: b.workers, Images: b.images, Charts: b.charts, OnRender: b.onRender}
+	render.Pool(ctx, jobs, po, func(i int, res render.Result) {
 		r := ran[i]
 		if res.Err == nil {
 			res.Err = b.checkOutput(ctx, r, res.YAML)

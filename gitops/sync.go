@@ -73,7 +73,7 @@ func (sy *Syncer) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	var storeMu sync.Mutex // one writer into the target's store at a time
 	att := newAttester(o, res.SourceRevision)
 	b := builder{guard: sy.guards.guard(src.Cache.Dir(), srcTree), workers: o.Workers, onRender: sy.onRender,
-		check: check, policy: policies}
+		check: check, policy: policies, charts: sy.charts, version: o.Validation.kubeVersion}
 	err = buildSites(ctx, plan.runs, b, func() error {
 		if err := plan.guarded(o); err != nil {
 			return err

@@ -76,12 +76,12 @@ func hostileCases(addr, outsideFile, execMarkerScript string) map[string]hostile
 		}, want: "kustomize build"},
 		"helm-chart": {files: kust(fmt.Sprintf("helmCharts:\n- name: web\n  repo: http://%s/charts\n  version: 1.0.0\n",
 			addr)),
-			want: "does not run Helm"},
+			want: "siteops does not fetch charts"},
 		"helm-generator": {files: map[string]string{
 			"kustomization.yaml": "generators:\n- helm.yaml\n",
 			"helm.yaml": fmt.Sprintf("apiVersion: builtin\nkind: HelmChartInflationGenerator\nmetadata:\n  name: x\n"+
 				"name: web\nrepo: http://%s/charts\n", addr),
-		}, want: "does not run Helm"},
+		}, want: "list the chart in helmCharts"},
 		"duplicate-ids": {files: map[string]string{
 			"kustomization.yaml": "resources:\n- a.yaml\n- b.yaml\n",
 			"a.yaml":             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: same\n",
@@ -126,6 +126,9 @@ func TestSyncHostileOverlaysFailOnlyTheirSite(t *testing.T) {
 	t.Setenv("PATH", fakeBin+string(os.PathListSeparator)+os.Getenv("PATH"))
 
 	cases := hostileCases(addr, outsideFile, execScript)
+	for name, c := range hostileChartCases(t, addr) {
+		cases[name] = c
+	}
 	files := baseRepo()
 	for name := range cases {
 		files["overlays/"+name+"/kustomization.yaml"] = "resources:\n- ../../base\nnamePrefix: " + name + "-\n"

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/siteops/siteops/gitops/helmchart"
 	"github.com/siteops/siteops/gitops/ledger"
 	"github.com/siteops/siteops/gitops/source"
 	"github.com/siteops/siteops/gitops/validate"
@@ -36,6 +37,7 @@ type Syncer struct {
 	guards   *guardMemos
 	schemas  *validate.Schemas
 	policies *policyMemo
+	charts   *helmchart.Renderer
 	onRender func(site string)
 	ledger   *ledger.Log
 }
@@ -45,12 +47,23 @@ type SyncerOptions struct {
 	// OnRender, when set, is called with the site's name as each kustomize build starts (a count of builds,
 	// a metric); it may be called from several goroutines at once.
 	OnRender func(site string)
+	// OnChartRender, when set, is called each time a Helm chart is rendered rather than answered from the
+	// Syncer's memo of chart renders; it may be called from several goroutines at once.
+	OnChartRender func()
 }
 
 // NewSyncer makes a Syncer with nothing remembered yet.
 func NewSyncer(o SyncerOptions) *Syncer {
 	return &Syncer{caches: source.NewCaches(), guards: newGuardMemos(), schemas: validate.NewSchemas(),
-		policies: newPolicyMemo(), onRender: o.OnRender, ledger: ledger.NewLog()}
+		policies: newPolicyMemo(), charts: newChartRenderer(o.OnChartRender), onRender: o.OnRender, ledger: ledger.NewLog()}
+}
+
+// newChartRenderer is a chart Renderer that calls onRender, when set, for each render.
+func newChartRenderer(onRender func()) *helmchart.Renderer {
+	if onRender == nil {
+		return helmchart.New()
+	}
+	return helmchart.New(helmchart.OnRender(onRender))
 }
 
 // RemoveWorkDir removes workDir, the cache folder of Syncs that will not run again (say, of a deleted

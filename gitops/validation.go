@@ -60,6 +60,23 @@ type ValidationOptions struct {
 	CRDPaths []string
 }
 
+// siteVersion is the Kubernetes version site runs, as the options give it ("" = the newest siteops carries).
+func (o ValidationOptions) siteVersion(site string) string {
+	if v := o.SiteKubernetesVersions[site]; v != "" {
+		return v
+	}
+	return o.KubernetesVersion
+}
+
+// kubeVersion is the Kubernetes version site runs, for Helm's .Capabilities: siteVersion, or the newest release
+// siteops carries the schemas of.
+func (o ValidationOptions) kubeVersion(site string) string {
+	if v := o.siteVersion(site); v != "" {
+		return v
+	}
+	return validate.DefaultKubernetesVersion()
+}
+
 // checker validates the rendered output of each site of one checkout.
 type checker struct {
 	schemas  *validate.Schemas
@@ -102,11 +119,8 @@ func newChecker(schemas *validate.Schemas, t tree.FS, o ValidationOptions) (*che
 // check validates the objects of a site's output, leaving them as rendered; the error fails the site
 // (Enforce), or its problems come back as warnings (Warn).
 func (c *checker) check(ctx context.Context, site string, objs []*unstructured.Unstructured) ([]string, error) {
-	version := c.o.KubernetesVersion
-	if v := c.o.SiteKubernetesVersions[site]; v != "" {
-		version = v
-	}
-	warnings, err := c.schemas.Validate(ctx, objs, validate.Options{KubernetesVersion: version, CRDs: c.crds})
+	warnings, err := c.schemas.Validate(ctx, objs, validate.Options{KubernetesVersion: c.o.siteVersion(site),
+		CRDs: c.crds})
 	warnings = append(append([]string(nil), c.warnings...), warnings...)
 	var invalid *validate.Error
 	if errors.As(err, &invalid) && c.o.Mode == ValidationWarn {

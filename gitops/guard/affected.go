@@ -55,6 +55,11 @@ func reachesAny(in *Inputs, dir string, failed bool, changed []string) bool {
 			if _, ok := in.reached[c]; ok {
 				return true
 			}
+			for d := path.Dir(c); d != "." && d != "/"; d = path.Dir(d) {
+				if _, ok := in.reachedDirs[d]; ok {
+					return true
+				}
+			}
 		}
 		if failed && (c == dir || len(c) > len(dir) && c[:len(dir)+1] == dir+"/") {
 			return true

@@ -39,8 +39,12 @@ func TestAffectedSites(t *testing.T) {
 		"overlays/c/kustomization.yaml":      "resources:\n- ../../linked\n",
 		"overlays/c/README.md":               "notes\n",
 		"overlays/broken/kustomization.yaml": "resources:\n- ../../missing\n",
+		"overlays/d/kustomization.yaml":      "helmGlobals:\n  chartHome: ../../charts\nhelmCharts:\n- name: web\n",
+		"charts/web/Chart.yaml":              "name: web\n",
+		"charts/web/templates/a.yaml":        "kind: A\n",
+		"charts/other/Chart.yaml":            "name: other\n",
 	}, Symlinks: map[string]string{"linked": "other"}}
-	sites := []string{"a", "b", "broken", "c"}
+	sites := []string{"a", "b", "broken", "c", "d"}
 	for _, tc := range []struct {
 		name    string
 		changed []string
@@ -57,6 +61,9 @@ func TestAffectedSites(t *testing.T) {
 		{"new kustomization file name next to one", []string{"overlays/a/kustomization.yml"}, []string{"a"}},
 		{"broken site, own folder", []string{"overlays/broken/kustomization.yaml"}, []string{"broken"}},
 		{"unrelated", []string{"README.md", "docs/x.md"}, nil},
+		{"a chart's file", []string{"charts/web/templates/a.yaml"}, []string{"d"}},
+		{"a file added to a chart", []string{"charts/web/templates/deep/new.yaml"}, []string{"d"}},
+		{"another chart", []string{"charts/other/Chart.yaml", "charts/webby/x"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)

@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 // Package guard checks, before anything is built, every file a site's kustomization reaches: no remote
-// bases, no paths or symlinks leaving the checkout, no exec or container functions, no Helm, bounded sizes.
+// bases, no paths or symlinks leaving the checkout, no exec or container functions, Helm charts only from folders
+// of the checkout (and none with a symlink), bounded sizes.
 // It reads only the checkout it is given (a tree.FS) and never reaches the network.
 package guard
 
@@ -56,10 +57,14 @@ type Inputs struct {
 	Warnings []string
 	// OpenAPI is set when the root kustomization sets `openapi` (a kustomize global the render stage guards).
 	OpenAPI bool
+	// Charts are the helmCharts entries of the graph, in walk order.
+	Charts []Chart
 	// Digest covers the path and bytes of every file, and the render version.
 	Digest string
 	// reached holds every real path the graph depends on (files, symlinks, kustomization names looked up).
 	reached map[string]struct{}
+	// reachedDirs are folders the graph depends on as a whole (charts): any path below them is reached.
+	reachedDirs map[string]struct{}
 	// yamlFiles are the logical paths of the files kustomize loads as YAML, in walk order (CheckYAML).
 	yamlFiles []string
 }
@@ -77,6 +82,7 @@ type walker struct {
 	total        int64
 	stack        []string        // real folders being walked (cycle detection)
 	stackNames   []string        // their logical names, for messages
+	stackNS      []string        // their namespace fields, for the charts' inherited namespace
 	done         map[string]bool // logical folders already walked
 	yamlSeen     map[string]bool // Inputs.yamlFiles, as a set
 }
@@ -87,7 +93,7 @@ type walker struct {
 func Site(t tree.FS, dir string) (*Inputs, error) {
 	in, err := guardSite(t, dir, true)
 	if in != nil {
-		in.reached = nil // only AffectedSites reads it, from its own walk
+		in.reached, in.reachedDirs = nil, nil // only AffectedSites reads them, from its own walk
 	}
 	return in, err
 }
@@ -97,7 +103,7 @@ func Site(t tree.FS, dir string) (*Inputs, error) {
 func guardSite(t tree.FS, dir string, readContents bool) (*Inputs, error) {
 	w := &walker{
 		t: tree.Cached(t), readContents: readContents, done: map[string]bool{}, yamlSeen: map[string]bool{},
-		in: &Inputs{Files: map[string][]byte{}, reached: map[string]struct{}{}},
+		in: &Inputs{Files: map[string][]byte{}, reached: map[string]struct{}{}, reachedDirs: map[string]struct{}{}},
 	}
 	dir = tree.CleanRel(dir)
 	if tree.EscapesRoot(dir) {
@@ -140,6 +146,8 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 	w.done[dir] = true
 	w.stack, w.stackNames = append(w.stack, realPath), append(w.stackNames, DisplayDir(dir))
 	defer func() { w.stack, w.stackNames = w.stack[:len(w.stack)-1], w.stackNames[:len(w.stack)-1] }()
+	w.stackNS = append(w.stackNS, "")
+	defer func() { w.stackNS = w.stackNS[:len(w.stackNS)-1] }()
 
 	kf, err := w.findKustomizationFile(dir, realPath, from)
 	if err != nil {
@@ -164,12 +172,29 @@ func (w *walker) walkKustomization(dir, from string, root bool) error {
 		w.in.Warnings = append(w.in.Warnings,
 			fmt.Sprintf("%s: %q is deprecated, use %q instead", kf, f, deprecatedFieldReplacement(f)))
 	}
+	w.stackNS[len(w.stackNS)-1] = k.namespace
 	for _, ref := range k.refs {
 		if err := w.followRef(dir, kf, ref); err != nil {
 			return err
 		}
 	}
+	for i, c := range k.charts {
+		if err := w.followChart(dir, kf, k.chartHome, i, c, w.inheritedNamespace()); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// inheritedNamespace is the namespace field of the kustomization being walked or, when it has none, of the
+// nearest kustomization that includes it.
+func (w *walker) inheritedNamespace() string {
+	for i := len(w.stackNS) - 1; i >= 0; i-- {
+		if w.stackNS[i] != "" {
+			return w.stackNS[i]
+		}
+	}
+	return ""
 }
 
 func (w *walker) findKustomizationFile(dir, realPath, from string) (string, error) {

@@ -47,7 +47,7 @@ func configReason(content []byte) string {
 	}
 	for _, n := range nodes {
 		if k := field(n, "kind", 0); k != nil && k.Value == "HelmChartInflationGenerator" {
-			return "Helm chart generators are not allowed: siteops does not run Helm"
+			return "HelmChartInflationGenerator configs are not supported: list the chart in helmCharts"
 		}
 		ann := annotations(n)
 		for _, key := range []string{"config.kubernetes.io/function", "config.k8s.io/function"} {

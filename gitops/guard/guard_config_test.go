@@ -49,7 +49,7 @@ func kioReason(content []byte) string {
 	}
 	for _, n := range nodes {
 		if n.GetKind() == "HelmChartInflationGenerator" {
-			return "Helm chart generators are not allowed: siteops does not run Helm"
+			return "HelmChartInflationGenerator configs are not supported: list the chart in helmCharts"
 		}
 		ann := n.GetAnnotations()
 		for _, key := range []string{"config.kubernetes.io/function", "config.k8s.io/function"} {

@@ -47,9 +47,10 @@ type kustRef struct {
 // userAtPrefix matches the user@ of an scp-like Git reference (git@host:org/repo).
 var userAtPrefix = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
 
-// refusedFields are the kustomization fields that run Helm (a process and often the network).
+// refusedFields are the kustomization fields siteops never builds: the long-removed helmChartInflationGenerator
+// (helmCharts replaced it).
 func refusedFields() []string {
-	return []string{"helmCharts", "helmGlobals", "helmChartInflationGenerator"}
+	return []string{"helmChartInflationGenerator"}
 }
 
 // deprecatedFields are the deprecated kustomization fields, sorted.
@@ -79,6 +80,9 @@ type parsedKustomization struct {
 	refs       []kustRef
 	deprecated []string // deprecated fields present, sorted
 	openAPI    bool
+	namespace  string     // the kustomization's namespace field
+	chartHome  string     // helmGlobals.chartHome
+	charts     []chartRef // helmCharts, in order
 }
 
 // parseKustomization extracts every file reference of a kustomization and refuses the fields siteops never
@@ -90,7 +94,7 @@ func parseKustomization(content []byte) (*parsedKustomization, error) {
 	}
 	for _, f := range refusedFields() {
 		if v, ok := doc[f]; ok && v != nil {
-			return nil, fmt.Errorf("field %q is not allowed: siteops does not run Helm; render the chart into the repository", f)
+			return nil, fmt.Errorf("field %q is not supported: use helmCharts", f)
 		}
 	}
 	p := &parsedKustomization{}
@@ -147,6 +151,10 @@ func parseKustomization(content []byte) (*parsedKustomization, error) {
 			return firstErr(e, optionalString(m, name, "env", data))
 		}))
 	}
+	if ns, ok := doc["namespace"].(string); ok {
+		p.namespace = ns
+	}
+	err = firstErr(err, parseCharts(doc, p))
 	if v, ok := doc["openapi"]; ok && v != nil {
 		m, isMap := v.(map[string]any)
 		if !isMap {

@@ -50,7 +50,7 @@ func TestDecapodLayoutRendersInTwoPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Build(in, "lab/paris", nil, nil)
+	out, err := Build(in, "lab/paris", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestDecapodSiteValuesMistakeNamesFileAndLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Build(in, "lab/paris", nil, nil)
+	_, err = Build(in, "lab/paris", Options{})
 	want := `lab/paris/site-values.yaml:8: $(missing): no global named "missing"`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("Build: %v, want an error with %q", err, want)

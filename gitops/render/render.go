@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 // Package render builds a site's kustomization in process with krusty, from exactly the files the guard
-// passed, in memory: plugins, functions and Helm off, remote resources unreachable, panics recovered.
+// passed, in memory: plugins, functions and the helm binary off (charts render in process), remote resources
+// unreachable, panics recovered.
 package render
 
 import (
@@ -33,6 +34,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/openapi"
 
 	"github.com/siteops/siteops/gitops/guard"
+	"github.com/siteops/siteops/gitops/helmchart"
 )
 
 // openAPIMu serializes builds that set kustomize's process-wide OpenAPI schema (`openapi:`) against all other
@@ -47,11 +49,22 @@ const DefaultWorkers = 2
 // imagesDir is the synthetic folder of the kustomization that applies --image overrides.
 const imagesDir = ".siteops-images"
 
+// Options are what a build takes besides its files.
+type Options struct {
+	// Images are image overrides applied over the kustomization.
+	Images []kusttypes.Image
+	// OnBuild, when set, is called as the build starts.
+	OnBuild func()
+	// Charts renders the helmCharts; nil renders them with a Renderer of this build alone.
+	Charts *helmchart.Renderer
+	// KubeVersion is the site's Kubernetes version, the charts' .Capabilities.KubeVersion.
+	KubeVersion string
+}
+
 // Build builds the kustomization in folder dir from exactly the guarded files, in memory: kustomize can
-// read nothing else, runs no plugin, function or Helm, and fetches nothing. Output is kustomize's YAML stream
-// (legacy sort order), deterministic for the same inputs.
-// onBuild, when set, is called as the build starts.
-func Build(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func()) (out []byte, err error) {
+// read nothing else, runs no plugin, function or helm binary, and fetches nothing; Helm charts render in
+// process. Output is kustomize's YAML stream in krusty's resource order (no reorder), deterministic for the same inputs.
+func Build(in *guard.Inputs, dir string, o Options) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("kustomize panicked: %v", r)
@@ -61,28 +74,50 @@ func Build(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func(
 	if err != nil {
 		return nil, err
 	}
+	staged := func(kf string) []byte {
+		if b, ok := hv.kusts[kf]; ok {
+			return b
+		}
+		return in.Files[kf]
+	}
+	charts, err := inflateCharts(in, staged, o.Charts, o.KubeVersion)
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", guard.DisplayDir(dir), err)
+	}
 	fs := filesys.MakeFsInMemory()
 	kust := map[string]bool{}
 	for _, k := range in.KustFiles {
 		kust[k] = true
 	}
+	stage := func(p string, b []byte) error {
+		if err := fs.MkdirAll(path.Dir("/" + p)); err != nil {
+			return fmt.Errorf("staging %s: %w", p, err)
+		}
+		if err := fs.WriteFile("/"+p, b); err != nil {
+			return fmt.Errorf("staging %s: %w", p, err)
+		}
+		return nil
+	}
 	for p, b := range in.Files {
 		if kust[p] {
-			if stripped, ok := hv.kusts[p]; ok {
-				b = stripped
+			b = staged(p)
+			if rewritten, ok := charts.kusts[p]; ok {
+				b = rewritten
 			}
 			b = compatKustomization(b)
 		}
-		if err := fs.MkdirAll(path.Dir("/" + p)); err != nil {
-			return nil, fmt.Errorf("staging %s: %w", p, err)
+		if err := stage(p, b); err != nil {
+			return nil, err
 		}
-		if err := fs.WriteFile("/"+p, b); err != nil {
-			return nil, fmt.Errorf("staging %s: %w", p, err)
+	}
+	for p, b := range charts.files {
+		if err := stage(p, b); err != nil {
+			return nil, err
 		}
 	}
 	target := "/" + dir
-	if len(images) > 0 {
-		if target, err = stageImages(fs, in, dir, images); err != nil {
+	if len(o.Images) > 0 {
+		if target, err = stageImages(fs, in, dir, o.Images); err != nil {
 			return nil, err
 		}
 	}
@@ -98,8 +133,8 @@ func Build(in *guard.Inputs, dir string, images []kusttypes.Image, onBuild func(
 		openAPIMu.RLock()
 		defer openAPIMu.RUnlock()
 	}
-	if onBuild != nil {
-		onBuild()
+	if o.OnBuild != nil {
+		o.OnBuild()
 	}
 	m, err := krusty.MakeKustomizer(opts).Run(fs, target)
 	if err != nil {
@@ -206,9 +241,19 @@ func refusePlaintextSecrets(m resmap.ResMap) error {
 
 // Job is one site to build.
 type Job struct {
-	Name string
-	Dir  string // kustomization folder, relative to the checkout's root
-	In   *guard.Inputs
+	Name        string
+	Dir         string // kustomization folder, relative to the checkout's root
+	In          *guard.Inputs
+	KubeVersion string // the site's Kubernetes version (Options.KubeVersion)
+}
+
+// PoolOptions are what every build of a Pool shares.
+type PoolOptions struct {
+	Workers int               // builds at a time; < 1 means DefaultWorkers
+	Images  []kusttypes.Image // Options.Images
+	Charts  *helmchart.Renderer
+	// OnRender, when set, is called with the site's name as each build starts.
+	OnRender func(site string)
 }
 
 // Result is the outcome of a Job.
@@ -218,12 +263,11 @@ type Result struct {
 	Took time.Duration // wall time of the build (0 when the job never started)
 }
 
-// Pool builds jobs with at most workers builds at a time; results are in job order. A cancelled ctx
+// Pool builds jobs with at most o.Workers builds at a time; results are in job order. A cancelled ctx
 // stops jobs that have not started. done, when set, is called (from the worker) as each job finishes and
 // takes the output: the returned results then hold no YAML, so the pool never keeps every site's bytes.
-// onRender, when set, is called with the site's name as each build starts.
-func Pool(ctx context.Context, jobs []Job, workers int, images []kusttypes.Image,
-	onRender func(site string), done func(i int, r Result)) []Result {
+func Pool(ctx context.Context, jobs []Job, o PoolOptions, done func(i int, r Result)) []Result {
+	workers := o.Workers
 	if workers < 1 {
 		workers = DefaultWorkers
 	}
@@ -247,11 +291,11 @@ func Pool(ctx context.Context, jobs []Job, workers int, images []kusttypes.Image
 				results[i].Err = fmt.Errorf("rendering %s: %w", j.Name, err)
 			} else {
 				start := time.Now()
-				var onBuild func()
-				if onRender != nil {
-					onBuild = func() { onRender(j.Name) }
+				bo := Options{Images: o.Images, Charts: o.Charts, KubeVersion: j.KubeVersion}
+				if o.OnRender != nil {
+					bo.OnBuild = func() { o.OnRender(j.Name) }
 				}
-				results[i].YAML, results[i].Err = Build(j.In, j.Dir, images, onBuild)
+				results[i].YAML, results[i].Err = Build(j.In, j.Dir, bo)
 				results[i].Took = time.Since(start)
 			}
 			if done != nil {

@@ -294,7 +294,7 @@ func TestRenderEqualsPlainKustomizeByteForByteForEveryOverlayShape(t *testing.T)
 			want := plainKustomize(t, in, dir)
 			g.Expect(want).NotTo(BeEmpty())
 
-			got, err := Build(in, dir, nil, nil)
+			got, err := Build(in, dir, Options{})
 
 			if strings.Contains(string(want), "kind: Secret\n") {
 				var plaintext *PlaintextSecretError
