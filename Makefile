@@ -231,7 +231,13 @@ bench: ## Benchmarks side by side with the anchors; writes test/bench/RESULTS.md
 	@$(MAKE) --no-print-directory envtest
 	assets="$$(hack/envtest.sh $(SETUP_ENVTEST) $(ENVTEST_K8S_VERSION))" && cd $(BENCH_DIR) && \
 	  KUBEBUILDER_ASSETS="$$assets" SITEOPS_BENCH_WRITE=1 \
-	  go test -count=1 -run '^$$' -bench . -skip '^(BenchmarkGrowthCurve|BenchmarkMTTPBesideFlux)$$' -benchtime 1x -timeout 60m ./...
+	  go test -count=1 -run '^$$' -bench . -skip '^(BenchmarkGrowthCurve|BenchmarkMTTPBesideFlux|BenchmarkHelmCharts)$$' -benchtime 1x -timeout 60m ./...
+
+.PHONY: bench-helm
+bench-helm: ## Helm charts: 100 sites × 3 charts beside kustomize --enable-helm, one site's values, RSS; writes its block of RESULTS.md.
+	hack/build-bins.sh kustomize helm
+	cd $(BENCH_DIR) && SITEOPS_BENCH_WRITE=1 \
+	  go test -count=1 -run '^$$' -bench '^BenchmarkHelmCharts$$' -benchtime 1x -timeout 30m .
 
 .PHONY: bench-scale
 bench-scale: ## How rendering and syncing grow at 100, 1,000 and 10,000 sites; writes its block of RESULTS.md and growth.png.

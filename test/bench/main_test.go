@@ -55,7 +55,7 @@ func TestMain(m *testing.M) {
 
 // report prints the table when rows were recorded and writes RESULTS.md when asked; it returns the exit code.
 func report(code int) int {
-	code = reportFlux(reportScale(code))
+	code = reportHelm(reportFlux(reportScale(code)))
 	if recorded.Len() == 0 {
 		return code
 	}
@@ -94,6 +94,15 @@ func reportFlux(code int) int {
 	}
 	return reportBlock(code, "the mean time to production beside Flux", fluxRecorded.FluxReport(Machine(time.Now())),
 		WriteFluxFile)
+}
+
+// reportHelm prints the block of Helm charts beside kustomize --enable-helm when its rows were recorded and writes
+// it into RESULTS.md when asked; it returns the exit code.
+func reportHelm(code int) int {
+	if helmRecorded.Len() == 0 {
+		return code
+	}
+	return reportBlock(code, "the Helm charts", helmRecorded.HelmReport(Machine(time.Now())), WriteHelmFile)
 }
 
 // reportBlock prints block (what) and, when asked and nothing failed, writes it into RESULTS.md with write.
