@@ -155,14 +155,14 @@ func (w *walker) walkChartDir(logical, realDir, at string) error {
 		return fmt.Errorf("%slisting %s: %w", at, logical, err)
 	}
 	for _, n := range names {
-		p, real := path.Join(logical, n), path.Join(realDir, n)
-		e, err := w.t.Lstat(real)
+		p, rp := path.Join(logical, n), path.Join(realDir, n)
+		e, err := w.t.Lstat(rp)
 		if err != nil {
 			return fmt.Errorf("%s%w", at, err)
 		}
 		switch e.Kind {
 		case tree.Dir:
-			err = w.walkChartDir(p, real, at)
+			err = w.walkChartDir(p, rp, at)
 		case tree.File:
 			_, err = w.addFile(p, at, false)
 		case tree.Symlink:

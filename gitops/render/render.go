@@ -63,7 +63,8 @@ type Options struct {
 
 // Build builds the kustomization in folder dir from exactly the guarded files, in memory: kustomize can
 // read nothing else, runs no plugin, function or helm binary, and fetches nothing; Helm charts render in
-// process. Output is kustomize's YAML stream in krusty's resource order (no reorder), deterministic for the same inputs.
+// process. Output is kustomize's YAML stream in krusty's resource order (no reorder), deterministic for the
+// same inputs.
 func Build(in *guard.Inputs, dir string, o Options) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
