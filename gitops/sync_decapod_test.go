@@ -89,3 +89,39 @@ func TestSyncDecapodSiteValuesMistakeFailsOnlyThatSite(t *testing.T) {
 	g.Expect(site(t, res, "tokyo").Ready).To(BeTrue())
 	g.Expect(e.rendered(t, "paris")).To(Equal(parisBefore), "the last good render stays")
 }
+
+func TestSyncDecapodVendoredChartIsInflatedPerSite(t *testing.T) {
+	g := NewWithT(t)
+	files := decapodRepo()
+	files["charts/web-1.0.0/web/Chart.yaml"] = "apiVersion: v2\nname: web\nversion: 1.0.0\n"
+	files["charts/web-1.0.0/web/values.yaml"] = "replicas: 1\nimage: none\n"
+	files["charts/web-1.0.0/web/templates/deployment.yaml"] = "apiVersion: apps/v1\nkind: Deployment\n" +
+		"metadata:\n  name: {{ .Release.Name }}\n  namespace: {{ .Release.Namespace }}\nspec:\n" +
+		"  replicas: {{ .Values.replicas }}\n  selector:\n    matchLabels: {app: web}\n  template:\n" +
+		"    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n" +
+		"        image: {{ .Values.image }}\n"
+	e := newSyncEnv(t, files)
+	e.opts.OverlaysDir = "lab"
+	first := e.sync(t, nil)
+	for _, s := range first.Sites {
+		g.Expect(s.Ready).To(BeTrue(), "site %s: %s", s.Name, s.Message)
+	}
+	g.Expect(e.rendered(t, "paris")).To(And(ContainSubstring("kind: Deployment"), ContainSubstring("replicas: 2"),
+		ContainSubstring("image: base.reg/web"), ContainSubstring("namespace: apps"),
+		Not(ContainSubstring("HelmRelease"))))
+	tokyoBefore := e.rendered(t, "tokyo")
+
+	wt := e.srv.Clone(t, e.repo)
+	wt.Write("lab/paris/site-values.yaml", "apiVersion: openinfradev.github.com/v1\nkind: HelmValuesTransformer\n"+
+		"metadata:\n  name: site\ncharts:\n- name: web\n  override:\n    replicas: 5\n")
+	wt.Commit("paris: five replicas")
+	wt.Push()
+	rendersBefore := e.renders.Load()
+
+	res := e.sync(t, &first)
+
+	g.Expect(e.renders.Load() - rendersBefore).To(BeEquivalentTo(1))
+	g.Expect(res.ChangedSites).To(Equal([]string{"paris"}))
+	g.Expect(e.rendered(t, "paris")).To(ContainSubstring("replicas: 5"))
+	g.Expect(e.rendered(t, "tokyo")).To(Equal(tokyoBefore))
+}

@@ -43,8 +43,12 @@ func TestAffectedSites(t *testing.T) {
 		"charts/web/Chart.yaml":              "name: web\n",
 		"charts/web/templates/a.yaml":        "kind: A\n",
 		"charts/other/Chart.yaml":            "name: other\n",
+		"charts/third/Chart.yaml":            "name: third\n",
+		"overlays/e/kustomization.yaml":      "resources:\n- release.yaml\n",
+		"overlays/e/release.yaml": "apiVersion: helm.fluxcd.io/v1\nkind: HelmRelease\nmetadata:\n  name: r\n" +
+			"spec:\n  chart:\n    name: other\n",
 	}, Symlinks: map[string]string{"linked": "other"}}
-	sites := []string{"a", "b", "broken", "c", "d"}
+	sites := []string{"a", "b", "broken", "c", "d", "e"}
 	for _, tc := range []struct {
 		name    string
 		changed []string
@@ -63,7 +67,8 @@ func TestAffectedSites(t *testing.T) {
 		{"unrelated", []string{"README.md", "docs/x.md"}, nil},
 		{"a chart's file", []string{"charts/web/templates/a.yaml"}, []string{"d"}},
 		{"a file added to a chart", []string{"charts/web/templates/deep/new.yaml"}, []string{"d"}},
-		{"another chart", []string{"charts/other/Chart.yaml", "charts/webby/x"}, nil},
+		{"another chart", []string{"charts/third/Chart.yaml", "charts/webby/x"}, nil},
+		{"a HelmRelease's chart", []string{"charts/other/templates/new.yaml"}, []string{"e"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)

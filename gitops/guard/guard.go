@@ -59,6 +59,8 @@ type Inputs struct {
 	OpenAPI bool
 	// Charts are the helmCharts entries of the graph, in walk order.
 	Charts []Chart
+	// ReleaseCharts are the vendored charts the site's HelmReleases may name, by name and folder.
+	ReleaseCharts []ReleaseChart
 	// Digest covers the path and bytes of every file, and the render version.
 	Digest string
 	// reached holds every real path the graph depends on (files, symlinks, kustomization names looked up).
@@ -110,6 +112,9 @@ func guardSite(t tree.FS, dir string, readContents bool) (*Inputs, error) {
 		return nil, &Refusal{msg: fmt.Sprintf("%q leaves the checkout", dir)}
 	}
 	if err := w.walkKustomization(dir, "", true); err != nil {
+		return w.in, err
+	}
+	if err := w.followReleaseCharts(); err != nil {
 		return w.in, err
 	}
 	if readContents {
@@ -258,10 +263,10 @@ func (w *walker) followRef(dir, kf string, ref kustRef) error {
 		if reason := configReason(content); reason != "" {
 			return w.refuse("%s%s", at, reason)
 		}
-		if !ref.notYAML && !w.yamlSeen[target] {
-			w.yamlSeen[target] = true
-			w.in.yamlFiles = append(w.in.yamlFiles, target)
-		}
+	}
+	if !ref.notYAML && !w.yamlSeen[target] { // also without contents: releaseChartNames reads them then
+		w.yamlSeen[target] = true
+		w.in.yamlFiles = append(w.in.yamlFiles, target)
 	}
 	return nil
 }

@@ -199,3 +199,29 @@ func TestDirTreeNeverOpensAPathOutsideTheRoot(t *testing.T) {
 		}
 	}
 }
+
+func TestSiteTakesInTheChartsItsHelmReleasesName(t *testing.T) {
+	g := NewWithT(t)
+	release := "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: web\nspec:\n  chart:\n" +
+		"    spec:\n      chart: web\n      version: 1.0.0\n"
+	fs := &treetest.Map{Files: map[string]string{
+		"overlays/s/kustomization.yaml":         "resources:\n- release.yaml\n",
+		"overlays/s/release.yaml":               release,
+		"charts/web-1.0.0/web/Chart.yaml":       "name: web\nversion: 1.0.0\n",
+		"charts/web-1.0.0/web/templates/a.yaml": "kind: A\n",
+		"charts/web/Chart.yaml":                 "name: web\nversion: 0.9.0\n",
+		"charts/webby-1.0.0/webby/Chart.yaml":   "name: webby\n",
+		"charts/other/Chart.yaml":               "name: other\n",
+	}}
+	in, err := Site(fs, "overlays/s")
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(in.ReleaseCharts).To(Equal([]ReleaseChart{{Name: "web", Dir: "charts/web"},
+		{Name: "web", Dir: "charts/web-1.0.0/web"}}))
+	g.Expect(in.Files).To(HaveKey("charts/web-1.0.0/web/templates/a.yaml"))
+	g.Expect(in.Files).NotTo(HaveKey("charts/other/Chart.yaml"))
+	g.Expect(in.Files).NotTo(HaveKey("charts/webby-1.0.0/webby/Chart.yaml"))
+
+	fs.Symlinks = map[string]string{"charts/web-1.0.0/web/files/key": "../../../../overlays/s/release.yaml"}
+	_, err = Site(fs, "overlays/s")
+	g.Expect(err).To(MatchError(ContainSubstring("charts/web-1.0.0/web/files/key is a symlink")))
+}

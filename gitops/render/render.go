@@ -149,6 +149,9 @@ func Build(in *guard.Inputs, dir string, o Options) (out []byte, err error) {
 	if err := hv.apply(m); err != nil {
 		return nil, fmt.Errorf("kustomize build %s: %w", guard.DisplayDir(dir), err)
 	}
+	if err := inflateReleases(m, in, o.Charts, o.KubeVersion); err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", guard.DisplayDir(dir), err)
+	}
 	if err := refusePlaintextSecrets(m); err != nil {
 		return nil, err
 	}
