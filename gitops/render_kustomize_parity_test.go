@@ -29,6 +29,7 @@ import (
 	. "github.com/onsi/gomega"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
+	"github.com/siteops/siteops/gitops/validate"
 	"github.com/siteops/siteops/test/testenv"
 )
 
@@ -102,10 +103,17 @@ func kustomizeBuild(t *testing.T, dir string) []byte {
 		"kustomize").Output(); err == nil {
 		pinned = filepath.Join(string(bytes.TrimSpace(out)), "kustomize")
 	}
+	// The checkout's own sites render the sample chart: kustomize runs the pinned Helm CLI for it, for the
+	// Kubernetes version siteops renders charts for.
+	helm := []string{"--enable-helm", "--helm-kube-version", validate.DefaultKubernetesVersion()}
+	if out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path",
+		"helm").Output(); err == nil {
+		helm = append(helm, "--helm-command", filepath.Join(string(bytes.TrimSpace(out)), "helm"))
+	}
 	if _, err := os.Stat(pinned); pinned != "" && err == nil {
-		cmd = exec.Command(pinned, "build", dir)
+		cmd = exec.Command(pinned, append(append([]string{"build"}, helm...), dir)...)
 	} else if kubectl, err := exec.LookPath("kubectl"); err == nil {
-		cmd = exec.Command(kubectl, "kustomize", dir)
+		cmd = exec.Command(kubectl, append(append([]string{"kustomize"}, helm...), dir)...)
 	} else {
 		t.Fatalf("neither the pinned kustomize (%s) nor kubectl is installed: cannot compare with kustomize", pinned)
 	}

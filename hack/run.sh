@@ -85,9 +85,11 @@ The fleet is ready (${1}s). In another shell:
   cd $SITEOPS_CLUSTER_DIR/source  # a clone of the fleet's Git server: base/, overlays/dev, overlays/prod
   siteops status  # dev and prod become Delivered
   sed -i 's/size: 2/size: 3/' overlays/dev/site-values.yaml
-  git commit -qam "dev: three guestbook pods" && git push
+  sed -i 's/hello from dev/hi from dev/' overlays/dev/greeter-values.yaml  # the sample Helm chart's value
+  git commit -qam "dev: three guestbook pods, a new greeting" && git push
   siteops status  # dev: a new rendered commit, then Delivered again
   kubectl --kubeconfig $SITEOPS_CLUSTER_SITES_DIR/dev/admin.kubeconfig -n siteops-samples get guestbooks
+  kubectl --kubeconfig $SITEOPS_CLUSTER_SITES_DIR/dev/admin.kubeconfig -n siteops-samples get configmap greeter
 
 Add a site: cp -r overlays/dev overlays/paris; local-cluster.sh add-site paris; git add, commit, push.
 More in docs/fleet.md. Ctrl-C here stops the fleet.

@@ -62,6 +62,12 @@ func TestTourRunsAsWritten(t *testing.T) {
 				out := sh.run(c + " guestbook-sample -o jsonpath={.spec.size}")
 				return out == "3", out
 			})
+		case strings.Contains(c, "get configmap greeter"):
+			// The sample chart, rendered with dev's new value, reaches dev's cluster.
+			sh.waitFor(3*time.Minute, "site dev's greeter saying hi", func() (bool, string) {
+				out := sh.run(c + " -o jsonpath={.data.message}")
+				return out == "hi from dev", out
+			})
 		}
 		t.Logf("$ %s\n%s", c, sh.run(c))
 	}
