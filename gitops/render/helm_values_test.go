@@ -81,3 +81,16 @@ func TestDecapodSiteValuesMistakeNamesFileAndLine(t *testing.T) {
 		t.Fatalf("Build: %v, want an error with %q", err, want)
 	}
 }
+
+func TestDecapodSiteValuesYAMLErrorHasTheEditorsLine(t *testing.T) {
+	fs := decapodGroup("charts:\n- name: web\n  override:\n    replicas: [3\n")
+	in, err := guard.Site(fs, "lab/paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(in, "lab/paris", Options{})
+	want := "lab/paris/site-values.yaml:8: invalid YAML: did not find expected ',' or ']'"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("want %q, got %v", want, err)
+	}
+}
