@@ -70,10 +70,14 @@ func (r *Reconciler) conditions() kit.Conditions {
 
 // summarize sets observedGeneration, lastSyncTime, lastHandledTrigger and the Ready, Reconciling and Stalled
 // conditions from the outcome of the run; err is what Reconcile returns, scrubbed of credentials. A site that
-// failed to render comes first in Ready, then a revision the rollout holds, then delivery.
+// failed to render comes first in Ready, then a revision the rollout holds, then delivery. status.delivered is
+// counted again on the rollout as this run left it (deliveredCount).
 func (r *Reconciler) summarize(run *scope, err error) {
 	obj := run.obj
 	obj.Status.ObservedGeneration = obj.Generation
+	if obj.Status.Delivered != "" {
+		obj.Status.Delivered = deliveredCount(obj.Status)
+	}
 	if obj.Spec.Suspend {
 		r.conditions().Summarize(obj, kit.Outcome{Idle: gitopsv1alpha1.ReasonSuspended})
 		return
