@@ -31,7 +31,7 @@ const (
 // (Unchanged, NotObserved, an unknown word) is idle: a success is never shown in red.
 func toneOf(state string) string {
 	switch state {
-	case string(gitopsv1alpha1.DeliveryDelivered), stateHealthy, string(gitopsv1alpha1.RolloutComplete):
+	case string(gitopsv1alpha1.DeliveryDelivered), string(gitopsv1alpha1.RolloutComplete):
 		return toneOK
 	case string(gitopsv1alpha1.SitePending), string(gitopsv1alpha1.SitePublished),
 		string(gitopsv1alpha1.RolloutProgressing), string(gitopsv1alpha1.RolloutSoaking),
@@ -39,7 +39,7 @@ func toneOf(state string) string {
 		string(gitopsv1alpha1.RolloutPaused), string(gitopsv1alpha1.RolloutWaitingForApproval),
 		string(gitopsv1alpha1.RolloutInconclusive):
 		return toneWait
-	case string(gitopsv1alpha1.SiteHalted), string(gitopsv1alpha1.SiteReverted), stateFailed,
+	case string(gitopsv1alpha1.SiteHalted), string(gitopsv1alpha1.SiteReverted), string(gitopsv1alpha1.SiteFailed),
 		string(gitopsv1alpha1.DeliveryDegraded), string(gitopsv1alpha1.DeliveryOutOfSync),
 		string(gitopsv1alpha1.DeliveryUnreachable), string(gitopsv1alpha1.DeliveryNoApplication):
 		return toneBad
