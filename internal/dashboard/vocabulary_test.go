@@ -38,12 +38,15 @@ func vocabularySiteSync(rollout bool) *gitopsv1alpha1.SiteSync {
 	ss.Namespace, ss.Name = "hub", "sites"
 	ss.Status.Sites = []gitopsv1alpha1.SiteStatus{
 		{Name: "a-delivered", Ready: true, SiteDelivery: delivered},
-		{Name: "b-published", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{Delivery: gitopsv1alpha1.DeliveryPending}},
+		{Name: "b-published", Ready: true,
+			SiteDelivery: gitopsv1alpha1.SiteDelivery{Delivery: gitopsv1alpha1.DeliveryPending}},
 		{Name: "c-pending", Ready: true, SiteDelivery: delivered},
 		{Name: "d-unchanged", Ready: true, SiteDelivery: delivered},
 		{Name: "e-render-failed", Reason: "KustomizeError", SiteDelivery: delivered},
-		{Name: "f-halted", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{Delivery: gitopsv1alpha1.DeliveryDegraded}},
-		{Name: "g-reverted", Ready: true, SiteDelivery: gitopsv1alpha1.SiteDelivery{Delivery: gitopsv1alpha1.DeliveryOutOfSync}},
+		{Name: "f-halted", Ready: true,
+			SiteDelivery: gitopsv1alpha1.SiteDelivery{Delivery: gitopsv1alpha1.DeliveryDegraded}},
+		{Name: "g-reverted", Ready: true,
+			SiteDelivery: gitopsv1alpha1.SiteDelivery{Delivery: gitopsv1alpha1.DeliveryOutOfSync}},
 	}
 	if rollout {
 		ss.Status.Rollout = &gitopsv1alpha1.RolloutStatus{Phase: gitopsv1alpha1.RolloutHalted, Wave: "unlisted",
