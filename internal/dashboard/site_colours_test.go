@@ -103,3 +103,30 @@ func containsWord(words []string, w string) bool {
 	}
 	return false
 }
+
+// TestRolloutCellMessageTakesTheCellsTone: the message in a cell of the Rollout view is in the cell's colour:
+// Argo CD's "waiting for rollout to finish" of a Published site waits, it is not red; a Halted site's is.
+func TestRolloutCellMessageTakesTheCellsTone(t *testing.T) {
+	ss := vocabularySiteSync(true)
+	ss.Status.Sites[1].DeliveryMessage = "waiting for rollout to finish" // b-published
+	ss.Status.Sites[5].DeliveryMessage = "Deployment web: deadline exceeded" // f-halted
+	tmpl, err := parseTemplates(clocktesting.NewFakePassiveClock(time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := tmpl.ExecuteTemplate(&b, "rollout", newRolloutPage(ss.Namespace, ss.Name, ss)); err != nil {
+		t.Fatal(err)
+	}
+	for site, tone := range map[string]string{"b-published": "tone-wait", "f-halted": "tone-bad"} {
+		m := regexp.MustCompile(`id="cell-` + site + `"[^>]*>(?s:.*?)<span class="([^"]*)">Argo CD: `).
+			FindStringSubmatch(b.String())
+		if m == nil {
+			t.Fatalf("no Argo CD message in cell %s:\n%s", site, b.String())
+		}
+		classes := strings.Fields(m[1])
+		if !containsWord(classes, tone) || (tone != "tone-bad" && containsWord(classes, "message")) {
+			t.Errorf("cell %s's message has classes %q, want %s (and .message, red, only when bad)", site, m[1], tone)
+		}
+	}
+}
