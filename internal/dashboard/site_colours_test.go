@@ -108,7 +108,7 @@ func containsWord(words []string, w string) bool {
 // Argo CD's "waiting for rollout to finish" of a Published site waits, it is not red; a Halted site's is.
 func TestRolloutCellMessageTakesTheCellsTone(t *testing.T) {
 	ss := vocabularySiteSync(true)
-	ss.Status.Sites[1].DeliveryMessage = "waiting for rollout to finish" // b-published
+	ss.Status.Sites[1].DeliveryMessage = "waiting for rollout to finish"     // b-published
 	ss.Status.Sites[5].DeliveryMessage = "Deployment web: deadline exceeded" // f-halted
 	tmpl, err := parseTemplates(clocktesting.NewFakePassiveClock(time.Now()))
 	if err != nil {
