@@ -123,12 +123,9 @@ func writeHistoryTable(w io.Writer, items []gitopsv1alpha1.SiteSync) error {
 			_, _ = fmt.Fprintf(tw, "  %s\t-\t%s\t%s\t%s\t%s\n", short(e.Revision), outcomeOf(e), stampOf(e.StartedAt),
 				stampOf(e.EndedAt), orNone(strings.Join(details, "; ")))
 			for _, wr := range e.Waves {
-				state := "started"
-				if wr.FinishedAt != nil {
-					state = "finished"
-				}
+				state, ended := waveEnd(e, wr)
 				_, _ = fmt.Fprintf(tw, "  \t%s\t%s\t%s\t%s\t%s\n", wr.Name, state, stampOf(wr.StartedAt),
-					stampOf(wr.FinishedAt), orNone(waveDetails(wr)))
+					stampOf(ended), orNone(waveDetails(wr)))
 			}
 		}
 		_ = tw.Flush() // writes to a strings.Builder
@@ -137,6 +134,19 @@ func writeHistoryTable(w io.Writer, items []gitopsv1alpha1.SiteSync) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
+}
+
+// waveEnd is how a wave of record e ended and when: finished when every changed site of it was delivered;
+// else, once the revision's rollout ended (Halted, Reverted, Superseded), that outcome at the record's end;
+// else started, with no end yet.
+func waveEnd(e gitopsv1alpha1.RolloutRecord, wr gitopsv1alpha1.WaveRecord) (string, *metav1.Time) {
+	switch {
+	case wr.FinishedAt != nil:
+		return "finished", wr.FinishedAt
+	case e.Outcome != "":
+		return string(e.Outcome), e.EndedAt
+	}
+	return "started", nil
 }
 
 // waveDetails says what the history knows of a wave besides its times: its analysis and who let it go.

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,7 +84,7 @@ func TestRolloutHistoryTable(t *testing.T) {
 		"  REVISION      WAVE  OUTCOME   STARTED               ENDED                 DETAILS",
 		"  222222222222  -     Halted    " + at + "20:00Z  " + at + "33:00Z  rendered c22222222222; " +
 			"halted at wave one: analysis run sites-one-2222222222 Failed",
-		pad + "one   started   " + at + "20:00Z  -                     " +
+		pad + "one   Halted    " + at + "20:00Z  " + at + "33:00Z  " +
 			"analysis sites-one-2222222222 Failed: error-rate measured 0.42 (Failed)",
 		"  111111111111  -     Complete  " + at + "00:00Z  " + at + "13:00Z  rendered c11111111111,c22222222222",
 		pad + "one   finished  " + at + "00:00Z  " + at + "11:00Z  analysis sites-one-1111111111 Inconclusive, " +
@@ -96,6 +97,42 @@ func TestRolloutHistoryTable(t *testing.T) {
 	}, "\n")
 	if out.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+// TestRolloutHistoryClosesTheWavesOfAnEndedRevision: a wave of a revision whose rollout ended (Halted,
+// Reverted, Superseded) before the wave finished says how the revision ended and when, not "started" with no
+// end; a wave of a rollout still going on is started; a finished wave is finished when it finished.
+func TestRolloutHistoryClosesTheWavesOfAnEndedRevision(t *testing.T) {
+	for _, tc := range []struct {
+		outcome   gitopsv1alpha1.RolloutOutcome
+		ended     *metav1.Time
+		wantState string
+		wantEnded string
+	}{
+		{gitopsv1alpha1.OutcomeReverted, minute(40), "Reverted", "2026-03-02T10:40:00Z"},
+		{gitopsv1alpha1.OutcomeHalted, minute(40), "Halted", "2026-03-02T10:40:00Z"},
+		{gitopsv1alpha1.OutcomeSuperseded, minute(40), "Superseded", "2026-03-02T10:40:00Z"},
+		{"", nil, "started", "-"},
+	} {
+		t.Run(string(tc.outcome), func(t *testing.T) {
+			h := []gitopsv1alpha1.RolloutRecord{{Revision: histRev2, StartedAt: minute(30), EndedAt: tc.ended,
+				Outcome: tc.outcome, Waves: []gitopsv1alpha1.WaveRecord{
+					{Name: "canary", StartedAt: minute(30)},
+					{Name: "early", StartedAt: minute(20), FinishedAt: minute(25)}}}}
+			var out bytes.Buffer
+			if err := writeHistoryTable(&out, []gitopsv1alpha1.SiteSync{withHistory("sites", h)}); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range [][]string{{"canary", tc.wantState, "2026-03-02T10:30:00Z", tc.wantEnded, "-"},
+				{"early", "finished", "2026-03-02T10:20:00Z", "2026-03-02T10:25:00Z", "-"}} {
+				if !slices.ContainsFunc(strings.Split(out.String(), "\n"), func(line string) bool {
+					return slices.Equal(strings.Fields(line), want)
+				}) {
+					t.Errorf("no wave row %q in:\n%s", want, out.String())
+				}
+			}
+		})
 	}
 }
 

@@ -65,7 +65,7 @@ func writeStatus(w io.Writer, items []gitopsv1alpha1.SiteSync, now time.Time) er
 		fmt.Fprintf(&b, "SiteSync %s/%s  source %s  rendered %s", ss.Namespace, ss.Name, short(st.SourceRevision),
 			short(st.RenderedRevision))
 		if st.Delivered != "" {
-			fmt.Fprintf(&b, "  delivered %s", st.Delivered)
+			fmt.Fprintf(&b, "  %s %s", gitopsv1alpha1.DeliveryDelivered, st.Delivered)
 		}
 		b.WriteString("\n")
 		for _, c := range st.Conditions {

@@ -72,7 +72,7 @@ func TestStatusPrintsOneRowPerSiteFromTheAPIServer(t *testing.T) {
 	g.Expect(code).To(Equal(exitOK), stderr.String())
 	out := stdout.String()
 	t.Log("\n" + out)
-	g.Expect(out).To(ContainSubstring("SiteSync hub/sites  source 0123456789ab  rendered bbbbbbbbbbbb  delivered 1/3\n"))
+	g.Expect(out).To(ContainSubstring("SiteSync hub/sites  source 0123456789ab  rendered bbbbbbbbbbbb  Delivered 1/3\n"))
 	rows := map[string][]string{}
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Fields(line); len(f) > 0 {

@@ -47,7 +47,7 @@ func TestStatusPrintsRevisionsAndConditions(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{
-		"SiteSync hub/sites  source 0123456789ab  rendered fedcba987654  delivered 1/2\n",
+		"SiteSync hub/sites  source 0123456789ab  rendered fedcba987654  Delivered 1/2\n",
 		"  condition Ready=True (Synced) rendered 2 sites\n",
 		"\nSiteSync hub/other  source -  rendered -\n",
 	} {

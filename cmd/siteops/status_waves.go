@@ -29,9 +29,10 @@ import (
 )
 
 // writeRollout prints the rollout of spec.waves: its phase, revision and message, then one row per site in
-// wave order with its state and what it waits for (soak left, a freeze window, an approval, Argo CD). A site
-// whose overlay failed to render (sites, status.sites) is Failed with the render's reason: the planner only
-// sees that it has no new output. Nothing is printed for a SiteSync without waves.
+// wave order with its state (ShownSiteState, the word every view shows: Delivered once published and Synced
+// and Healthy) and what it waits for (soak left, a freeze window, an approval, Argo CD). A site whose overlay
+// failed to render (sites, status.sites) is Failed with the render's reason. Nothing is printed for a
+// SiteSync without waves.
 func writeRollout(b *strings.Builder, ro *gitopsv1alpha1.RolloutStatus, sites []gitopsv1alpha1.SiteStatus,
 	now time.Time) {
 	if ro == nil {
@@ -57,25 +58,24 @@ func writeRollout(b *strings.Builder, ro *gitopsv1alpha1.RolloutStatus, sites []
 		}
 	}
 	order = append(order, gitopsv1alpha1.ImplicitWave)
-	failed := map[string]string{}
-	for _, s := range sites {
-		if !s.Ready {
-			failed[s.Name] = "render failed: " + s.Reason
-		}
+	status := map[string]*gitopsv1alpha1.SiteStatus{}
+	for i := range sites {
+		status[sites[i].Name] = &sites[i]
 	}
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	_, _ = fmt.Fprintln(tw, "  WAVE\tSITE\tSTATE\tWAITING FOR")
 	for _, w := range order {
-		for _, s := range ro.Sites {
+		for i := range ro.Sites {
+			s := &ro.Sites[i]
 			if s.Wave != w {
 				continue
 			}
-			state, waiting := string(s.State), s.WaitingFor
+			state, waiting := gitopsv1alpha1.ShownSiteState(s, status[s.Name]), s.WaitingFor
 			if s.SoakUntil != nil && strings.HasPrefix(waiting, "soak, ") { // told when the planner ran
 				waiting = waves.SoakLeft(s.SoakUntil.Time, now)
 			}
-			if why, ok := failed[s.Name]; ok {
-				state, waiting = "Failed", why
+			if st, ok := status[s.Name]; ok && !st.Ready {
+				waiting = "render failed: " + st.Reason
 			}
 			_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", w, s.Name, state, orNone(oneLine(waiting)))
 		}

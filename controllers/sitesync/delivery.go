@@ -53,7 +53,6 @@ func (r *Reconciler) observeDelivery(ctx context.Context, run *scope) error {
 		// labelled way (hand-written Applications, or none yet). Delivery is not observed, not failing.
 		st.Delivered = ""
 	}
-	delivered := 0
 	for i := range st.Sites {
 		s := &st.Sites[i]
 		app, found := apps[s.Name]
@@ -65,14 +64,37 @@ func (r *Reconciler) observeDelivery(ctx context.Context, run *scope) error {
 		}
 		d.DeliveryMessage = kit.Truncate(run.redact.String(oneLine(d.DeliveryMessage)), maxDeliveryMessageLen)
 		r.setDelivery(run, s, d)
-		if d.Delivery == gitopsv1alpha1.DeliveryDelivered {
-			delivered++
-		}
 	}
 	if len(apps) > 0 {
-		st.Delivered = fmt.Sprintf("%d/%d", delivered, len(st.Sites))
+		st.Delivered = deliveredCount(*st)
 	}
 	return nil
+}
+
+// deliveredCount is status.delivered, "2/3": how many sites are delivered at the revision the SiteSync is
+// about. A site counts when it rendered, Argo CD reports it Synced and Healthy at its rendered commit
+// (Delivered) and, with a rollout, the rollout has it at its revision: Unchanged by it, or Published. A site
+// whose overlay failed to render runs an older output, and one the rollout holds Pending, Halted, Failed or
+// Reverted does not run the revision: neither counts, whatever Argo CD says of what it runs.
+func deliveredCount(st gitopsv1alpha1.SiteSyncStatus) string {
+	state := map[string]gitopsv1alpha1.SiteRolloutState{}
+	if st.Rollout != nil {
+		for _, s := range st.Rollout.Sites {
+			state[s.Name] = s.State
+		}
+	}
+	delivered := 0
+	for _, s := range st.Sites {
+		if !s.Ready || s.Delivery != gitopsv1alpha1.DeliveryDelivered {
+			continue
+		}
+		if st.Rollout != nil && state[s.Name] != gitopsv1alpha1.SiteUnchanged &&
+			state[s.Name] != gitopsv1alpha1.SitePublished {
+			continue
+		}
+		delivered++
+	}
+	return fmt.Sprintf("%d/%d", delivered, len(st.Sites))
 }
 
 // deliveryVerdict is Ready once every site rendered (rendered says so): True when every site is synced and

@@ -17,6 +17,7 @@ limitations under the License.
 package sitesync
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -61,7 +62,9 @@ func (r *Reconciler) gate(run *scope) gitops.PublishGate {
 		for _, s := range in.Changed {
 			changed[s] = true
 		}
-		sites := planSites(run.before.Sites, func(s string) bool { return changed[s] })
+		// The status as read has the renders of the last sync, not this one's: no render failure is planned on
+		// here, the rollout step plans again on this sync's (dryPlan).
+		sites := planSites(run.before.Sites, func(s string) bool { return changed[s] }, false)
 		// A changed site the status does not list yet (the first render, a new overlay) is planned too:
 		// without it the plan would hold it silently and call the rollout Complete.
 		for _, name := range in.Changed {
@@ -124,7 +127,7 @@ func (r *Reconciler) dryPlan(rollout *waves.Rollout, obj *gitopsv1alpha1.SiteSyn
 		}
 	}
 	return rollout.Plan(waves.Input{Revision: revision,
-		Sites:    planSites(st.Sites, func(s string) bool { return pending[s] }),
+		Sites:    planSites(st.Sites, func(s string) bool { return pending[s] }, true),
 		Previous: st.Rollout, Annotations: obj.GetAnnotations(), Now: r.Clock.Now(),
 		Analysis: analysesOf(runs, revision), Actor: actor})
 }
@@ -144,12 +147,16 @@ func (r *Reconciler) rolloutDue(ctx context.Context, run *scope) bool {
 	return plan.ActionDue
 }
 
-// planSites maps the sites' status to the planner's input.
-func planSites(sites []gitopsv1alpha1.SiteStatus, changed func(string) bool) []waves.Site {
+// planSites maps the sites' status to the planner's input; with renders, a site whose overlay failed to render
+// says why (waves.Site.RenderFailed).
+func planSites(sites []gitopsv1alpha1.SiteStatus, changed func(string) bool, renders bool) []waves.Site {
 	out := make([]waves.Site, 0, len(sites))
 	for _, s := range sites {
 		ps := waves.Site{Name: s.Name, Changed: changed(s.Name), RenderedCommit: s.RenderedCommit,
 			PublishedRevision: s.LastRenderedRevision, Delivery: s.Delivery, Message: s.DeliveryMessage}
+		if renders && !s.Ready {
+			ps.RenderFailed = cmp.Or(s.Reason, "no reason given")
+		}
 		if s.Since != nil {
 			ps.Since = s.Since.Time
 		}

@@ -70,10 +70,15 @@ func (r *Reconciler) conditions() kit.Conditions {
 
 // summarize sets observedGeneration, lastSyncTime, lastHandledTrigger and the Ready, Reconciling and Stalled
 // conditions from the outcome of the run; err is what Reconcile returns, scrubbed of credentials. A site that
-// failed to render comes first in Ready, then a revision the rollout holds, then delivery.
+// failed to render comes first in Ready, then a revision the rollout holds, then delivery; Reconciling is True
+// while the rollout is on its way (progressingVerdict). status.delivered is counted again on the rollout as
+// this run left it (deliveredCount).
 func (r *Reconciler) summarize(run *scope, err error) {
 	obj := run.obj
 	obj.Status.ObservedGeneration = obj.Generation
+	if obj.Status.Delivered != "" {
+		obj.Status.Delivered = deliveredCount(obj.Status)
+	}
 	if obj.Spec.Suspend {
 		r.conditions().Summarize(obj, kit.Outcome{Idle: gitopsv1alpha1.ReasonSuspended})
 		return
@@ -89,7 +94,7 @@ func (r *Reconciler) summarize(run *scope, err error) {
 	} else if ready.Status == metav1.ConditionTrue {
 		ready = deliveryVerdict(obj, ready.Message)
 	}
-	r.conditions().Summarize(obj, kit.Outcome{Err: err, Ready: ready})
+	r.conditions().Summarize(obj, kit.Outcome{Err: err, Ready: ready, Progressing: progressingVerdict(obj.Status.Rollout)})
 }
 
 // readyVerdict summarizes the render of the sites of a successful sync.

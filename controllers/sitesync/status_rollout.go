@@ -66,3 +66,17 @@ func toleratedVerdict(ro *gitopsv1alpha1.RolloutStatus) *kit.Verdict {
 		"within their wave's maxFailures: %s (rollout %s: %s)", short(ro.Revision), len(failed),
 		strings.Join(failed, ", "), ro.Phase, ro.Message))
 }
+
+// progressingVerdict is Reconciling True while the rollout is on its way by itself (Progressing, Soaking,
+// Analyzing), naming the revision and what it waits for; nil otherwise.
+func progressingVerdict(ro *gitopsv1alpha1.RolloutStatus) *kit.Verdict {
+	if ro == nil {
+		return nil
+	}
+	switch ro.Phase {
+	case gitopsv1alpha1.RolloutProgressing, gitopsv1alpha1.RolloutSoaking, gitopsv1alpha1.RolloutAnalyzing:
+		return kit.True(gitopsv1alpha1.ReasonRolloutProgressing,
+			fmt.Sprintf("rollout %s at %s: %s", ro.Phase, short(ro.Revision), ro.Message))
+	}
+	return nil
+}

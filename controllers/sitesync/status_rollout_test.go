@@ -102,3 +102,39 @@ func TestSummarizeReadyNamesToleratedFailures(t *testing.T) {
 		})
 	}
 }
+
+// TestReconcilingFollowsTheRolloutPhase: while the rollout is on its way by itself (Progressing, Soaking,
+// Analyzing) Reconciling is True with RolloutProgressing, naming the revision and what it waits for; a
+// rollout that is Complete, or waits for a person or a window, is not in progress. An error still wins.
+func TestReconcilingFollowsTheRolloutPhase(t *testing.T) {
+	cases := []struct {
+		phase  gitopsv1alpha1.RolloutPhase
+		status metav1.ConditionStatus
+		reason string
+	}{
+		{gitopsv1alpha1.RolloutProgressing, metav1.ConditionTrue, gitopsv1alpha1.ReasonRolloutProgressing},
+		{gitopsv1alpha1.RolloutSoaking, metav1.ConditionTrue, gitopsv1alpha1.ReasonRolloutProgressing},
+		{gitopsv1alpha1.RolloutAnalyzing, metav1.ConditionTrue, gitopsv1alpha1.ReasonRolloutProgressing},
+		{gitopsv1alpha1.RolloutComplete, metav1.ConditionFalse, gitopsv1alpha1.ReasonIdle},
+		{gitopsv1alpha1.RolloutHalted, metav1.ConditionFalse, gitopsv1alpha1.ReasonIdle},
+		{gitopsv1alpha1.RolloutWaitingForApproval, metav1.ConditionFalse, gitopsv1alpha1.ReasonIdle},
+	}
+	for _, tc := range cases {
+		t.Run(string(tc.phase), func(t *testing.T) {
+			g := NewWithT(t)
+			r := &Reconciler{Clock: clocktesting.NewFakePassiveClock(epoch)}
+			run := newRun(gitopsv1alpha1.SiteStatus{Name: "dev", Ready: true})
+			run.obj.Status.SourceRevision, run.obj.Status.RenderedRevision = shaA, shaB
+			run.obj.Status.Rollout = &gitopsv1alpha1.RolloutStatus{Phase: tc.phase, Revision: shaA,
+				Message: "wave canary: soaking until 10:20"}
+			r.summarize(run, nil)
+			rec := meta.FindStatusCondition(run.obj.Status.Conditions, gitopsv1alpha1.ConditionReconciling)
+			g.Expect(rec.Status).To(Equal(tc.status), rec.Message)
+			g.Expect(rec.Reason).To(Equal(tc.reason))
+			if tc.status == metav1.ConditionTrue {
+				g.Expect(rec.Message).To(Equal("rollout " + string(tc.phase) + " at " + shaA[:12] +
+					": wave canary: soaking until 10:20"))
+			}
+		})
+	}
+}

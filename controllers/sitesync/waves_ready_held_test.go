@@ -30,7 +30,7 @@ import (
 
 // TestWavesHaltedRolloutIsNotReady: a revision that halted the rollout is not published, even once the
 // failed site runs its reverted output again and every site is Synced and Healthy: Ready is False
-// (RolloutHalted) and names the held revision.
+// (RolloutHalted) and names the held revision, and no site counts as delivered at it.
 func TestWavesHaltedRolloutIsNotReady(t *testing.T) {
 	useSuite(t)
 	g := NewWithT(t)
@@ -50,11 +50,14 @@ func TestWavesHaltedRolloutIsNotReady(t *testing.T) {
 	g.Expect(reverted.RenderedCommit).NotTo(Equal(bad.RenderedCommit))
 	setAppStatus(t, ro.ns, "dev", appStatus("Synced", reverted.RenderedCommit, "Healthy", ""))
 	g.Eventually(func(g Gomega) {
-		g.Expect(getSiteSync(t.Context(), g, ro.key).Status.Delivered).To(Equal("2/2"))
+		dev, _ := siteStatus(getSiteSync(t.Context(), g, ro.key), "dev")
+		g.Expect(dev.Delivery).To(Equal(gitopsv1alpha1.DeliveryDelivered))
 	}).WithTimeout(waitTimeout).Should(Succeed())
 
 	ss = waitCondition(t, ro.key, gitopsv1alpha1.ConditionReady, metav1.ConditionFalse,
 		gitopsv1alpha1.ReasonRolloutHalted)
+	// dev runs its reverted output, prod waits for a newer revision: neither is delivered at the revision.
+	g.Expect(ss.Status.Delivered).To(Equal("0/2"))
 	ready := meta.FindStatusCondition(ss.Status.Conditions, gitopsv1alpha1.ConditionReady)
 	g.Expect(ready.Message).To(HavePrefix(short(src) + " is held (rollout Halted): halted at wave one"))
 	g.Expect(ready.Message).To(ContainSubstring("dev Degraded at " + short(src) + ": crash loop"))
@@ -62,7 +65,7 @@ func TestWavesHaltedRolloutIsNotReady(t *testing.T) {
 
 // TestWavesFrozenRolloutIsNotReady: a revision a freeze window holds is not published although every site is
 // Synced and Healthy at its rendered commit: Ready is False (RolloutFrozen) and names the held revision and
-// when the window closes.
+// when the window closes, and no site counts as delivered at it.
 func TestWavesFrozenRolloutIsNotReady(t *testing.T) {
 	useSuite(t)
 	g := NewWithT(t)
@@ -78,7 +81,7 @@ func TestWavesFrozenRolloutIsNotReady(t *testing.T) {
 
 	ss := waitCondition(t, ro.key, gitopsv1alpha1.ConditionReady, metav1.ConditionFalse,
 		gitopsv1alpha1.ReasonRolloutFrozen)
-	g.Expect(ss.Status.Delivered).To(Equal("2/2"), "every site runs its rendered commit: only the revision is held")
+	g.Expect(ss.Status.Delivered).To(Equal("0/2"), "every site runs its rendered commit, none the held revision")
 	ready := meta.FindStatusCondition(ss.Status.Conditions, gitopsv1alpha1.ConditionReady)
 	g.Expect(ready.Message).To(HavePrefix(short(src) + " is held (rollout Frozen): wave one waits for the freeze " +
 		"window to close at " + open.Add(6*time.Hour).Format(time.RFC3339)))

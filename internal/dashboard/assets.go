@@ -18,6 +18,7 @@ package dashboard
 
 import (
 	"embed"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"math"
@@ -45,6 +46,8 @@ func staticFiles() fs.FS {
 // parseTemplates parses the views' templates with the functions that date their times by clk.
 func parseTemplates(clk clock.PassiveClock) (*template.Template, error) {
 	funcs := template.FuncMap{
+		// tone is the colour a state word (a string, or one of the API's state types) is shown in (toneOf).
+		"tone": func(state any) string { return toneOf(fmt.Sprint(state)) },
 		// ago is how long ago t was, as kubectl prints it ("3m10s ago"), in a <time> the script keeps current.
 		"ago": func(t time.Time) template.HTML {
 			return timeTag(t, "ago", duration.HumanDuration(clk.Since(t))+" ago")

@@ -24,13 +24,8 @@ import (
 	gitopsv1alpha1 "github.com/siteops/siteops/apis/gitops/v1alpha1"
 )
 
-// Cell states the rollout grid shows beside the rollout's own (Unchanged, Pending, Published, Halted,
-// Reverted): a published site Synced and Healthy at its rendered commit, and a site whose overlay failed to
-// render.
-const (
-	stateHealthy = "Healthy"
-	stateFailed  = "Failed"
-)
+// stateUnknown is a cell's state before Argo CD's delivery of the site was first observed.
+const stateUnknown = "Unknown"
 
 // cell is one site of the rollout grid: its state, since when, what it waits for (until when, for a soak)
 // and why it is not healthy: Argo CD's message, or the render error.
@@ -97,20 +92,20 @@ func waveOrder(ss *gitopsv1alpha1.SiteSync) []string {
 }
 
 // rolloutCell is a site's cell from its place in the rollout and its status row (nil when the status has
-// none yet). A published site that Argo CD reports Synced and Healthy is Healthy, as the rollout's planner
-// counts it; a site whose overlay failed to render is Failed with the render's reason, because the planner
-// only sees that it has no new output.
+// none yet), in the word every view shows for it (ShownSiteState): a published site that Argo CD reports
+// Synced and Healthy is Delivered, as the rollout's planner counts it; a site whose overlay failed to render
+// is Failed with the render's reason.
 func rolloutCell(rs *gitopsv1alpha1.RolloutSite, s *gitopsv1alpha1.SiteStatus) cell {
-	c := cell{Site: rs.Name, State: string(rs.State), Waiting: rs.WaitingFor}
+	c := cell{Site: rs.Name, State: gitopsv1alpha1.ShownSiteState(rs, s), Waiting: rs.WaitingFor}
 	if s == nil {
 		return c
 	}
 	switch {
 	case !s.Ready:
-		c.State, c.Waiting, c.Message = stateFailed, "render failed: "+s.Reason, s.Message
+		c.Waiting, c.Message = "render failed: "+s.Reason, s.Message
 		c.Since = timeOf(s.Since)
 	case rs.State == gitopsv1alpha1.SitePublished && s.Delivery == gitopsv1alpha1.DeliveryDelivered:
-		c.State, c.Since = stateHealthy, timeOf(s.Since)
+		c.Since = timeOf(s.Since)
 		if c.Since == nil {
 			c.Since = timeOf(rs.PublishedAt)
 		}
@@ -129,16 +124,16 @@ func rolloutCell(rs *gitopsv1alpha1.RolloutSite, s *gitopsv1alpha1.SiteStatus) c
 	return c
 }
 
-// deliveryCell is a site's cell without a rollout: its delivery state as Argo CD reports it.
+// deliveryCell is a site's cell without a rollout: its delivery state as Argo CD reports it (ShownSiteState),
+// Failed with the render's reason for a failed render.
 func deliveryCell(s *gitopsv1alpha1.SiteStatus) cell {
-	c := cell{Site: s.Name, State: string(s.Delivery), Since: timeOf(s.Since), Message: argoMessage(s)}
+	c := cell{Site: s.Name, State: gitopsv1alpha1.ShownSiteState(nil, s), Since: timeOf(s.Since),
+		Message: argoMessage(s)}
 	switch {
 	case !s.Ready:
-		c.State, c.Waiting, c.Message = stateFailed, "render failed: "+s.Reason, s.Message
-	case s.Delivery == gitopsv1alpha1.DeliveryDelivered:
-		c.State = stateHealthy
-	case s.Delivery == "":
-		c.State = "Unknown"
+		c.Waiting, c.Message = "render failed: "+s.Reason, s.Message
+	case c.State == "":
+		c.State = stateUnknown
 	}
 	return c
 }

@@ -55,10 +55,10 @@ func TestRolloutCellState(t *testing.T) {
 		{"published, Argo CD syncing", rec(gitopsv1alpha1.SitePublished, "Argo CD: Synced and Healthy (now Pending)"),
 			site(gitopsv1alpha1.DeliveryPending, "waiting for rollout"), cell{State: "Published", Since: &ps,
 				Waiting: "Argo CD: Synced and Healthy (now Pending)", Message: "Argo CD: waiting for rollout"}},
-		{"published and delivered is Healthy", rec(gitopsv1alpha1.SitePublished, ""),
-			site(gitopsv1alpha1.DeliveryDelivered, ""), cell{State: "Healthy", Since: &ss}},
+		{"published and delivered is Delivered", rec(gitopsv1alpha1.SitePublished, ""),
+			site(gitopsv1alpha1.DeliveryDelivered, ""), cell{State: "Delivered", Since: &ss}},
 		{"healthy and soaking", soaking, site(gitopsv1alpha1.DeliveryDelivered, ""),
-			cell{State: "Healthy", Since: &ss, Waiting: "soak", Until: &soak.Time}},
+			cell{State: "Delivered", Since: &ss, Waiting: "soak", Until: &soak.Time}},
 		{"halted shows Argo CD's message", rec(gitopsv1alpha1.SiteHalted, "Degraded: web"),
 			site(gitopsv1alpha1.DeliveryDegraded, "Deployment web: deadline exceeded"),
 			cell{State: "Halted", Since: &ss, Message: "Argo CD: Deployment web: deadline exceeded"}},
@@ -119,7 +119,7 @@ func TestGridWithoutRolloutShowsDelivery(t *testing.T) {
 	for _, c := range rows[0].Cells {
 		got = append(got, c.Site+"="+c.State+":"+c.Message)
 	}
-	want := []string{"a=Healthy:", "b=OutOfSync:Argo CD: sync failed", "c=Unknown:"}
+	want := []string{"a=Delivered:", "b=OutOfSync:Argo CD: sync failed", "c=Unknown:"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cells %q, want %q", got, want)
 	}

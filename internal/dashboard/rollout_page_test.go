@@ -52,7 +52,7 @@ func restPublished() rolloutStep {
 		}}
 }
 
-func berlinHealthy() rolloutStep {
+func berlinDelivered() rolloutStep {
 	st := restPublished()
 	st.message = "wave rest: 1 of 2 sites not yet Synced and Healthy at 4f9c2d1e8a7b"
 	st.sites[1] = stepSite{"berlin", "rest", gitopsv1alpha1.SitePublished, "", gitopsv1alpha1.DeliveryDelivered,
@@ -61,7 +61,7 @@ func berlinHealthy() rolloutStep {
 }
 
 func tokyoHalted() rolloutStep {
-	st := berlinHealthy()
+	st := berlinDelivered()
 	st.phase = gitopsv1alpha1.RolloutHalted
 	st.message = "halted at wave rest: tokyo Degraded: " + argoDegraded +
 		"; later waves do not get 4f9c2d1e8a7b, push a fix"
@@ -70,9 +70,9 @@ func tokyoHalted() rolloutStep {
 	return st
 }
 
-// TestRolloutCellTurnsPendingPublishedHealthyWithoutReload opens the Rollout view in Chromium and moves a
-// 2-wave rollout on in the apiserver: berlin's cell turns Pending → Published → Healthy in the same page load.
-func TestRolloutCellTurnsPendingPublishedHealthyWithoutReload(t *testing.T) {
+// TestRolloutCellTurnsPendingPublishedDeliveredWithoutReload opens the Rollout view in Chromium and moves a
+// 2-wave rollout on in the apiserver: berlin's cell turns Pending → Published → Delivered in the same page load.
+func TestRolloutCellTurnsPendingPublishedDeliveredWithoutReload(t *testing.T) {
 	ns := newNamespace(t)
 	ss := newTwoWaveSiteSync(t, ns)
 	setStatus(t, ss, canaryPublished())
@@ -86,12 +86,12 @@ func TestRolloutCellTurnsPendingPublishedHealthyWithoutReload(t *testing.T) {
 
 	setStatus(t, ss, restPublished())
 	browse(tab, t, "waiting for berlin Published", visible(`#cell-berlin[data-state="Published"]`),
-		visible(`#cell-paris[data-state="Healthy"]`))
+		visible(`#cell-paris[data-state="Delivered"]`))
 
-	setStatus(t, ss, berlinHealthy())
-	browse(tab, t, "waiting for berlin Healthy", visible(`#cell-berlin[data-state="Healthy"]`))
-	if state := read(tab, t, "reading berlin's state", text(`#cell-berlin .state`)); state != "Healthy" {
-		t.Errorf("berlin's cell says %q, want Healthy", state)
+	setStatus(t, ss, berlinDelivered())
+	browse(tab, t, "waiting for berlin Delivered", visible(`#cell-berlin[data-state="Delivered"]`))
+	if state := read(tab, t, "reading berlin's state", text(`#cell-berlin .state`)); state != "Delivered" {
+		t.Errorf("berlin's cell says %q, want Delivered", state)
 	}
 	if load := read(tab, t, "reading the load mark", chromedp.Evaluate[string](`window.siteopsLoad`)); load != "first" {
 		t.Errorf("the page was loaded again (window.siteopsLoad = %q): the updates must come without a reload", load)
@@ -104,7 +104,7 @@ func TestRolloutCellTurnsPendingPublishedHealthyWithoutReload(t *testing.T) {
 func TestHaltShowsTheFailingSiteWithArgoCDsMessage(t *testing.T) {
 	ns := newNamespace(t)
 	ss := newTwoWaveSiteSync(t, ns)
-	setStatus(t, ss, berlinHealthy())
+	setStatus(t, ss, berlinDelivered())
 	url := startDashboard(t, ns)
 	tab := newBrowser(t)
 	row := `#sitesync-` + ns + `-shop`

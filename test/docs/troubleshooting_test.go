@@ -23,6 +23,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,6 +99,12 @@ func anyRowNames(rows []string, value string) bool {
 // conditionConstants parses file and returns its string constants named Condition* or Reason*, by name.
 func conditionConstants(t *testing.T, file string) map[string]string {
 	t.Helper()
+	return constantsNamed(t, file, "Condition", "Reason")
+}
+
+// constantsNamed parses file and returns its string constants whose names start with one of prefixes, by name.
+func constantsNamed(t *testing.T, file string, prefixes ...string) map[string]string {
+	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +118,8 @@ func conditionConstants(t *testing.T, file string) map[string]string {
 		for _, spec := range gd.Specs {
 			vs := spec.(*ast.ValueSpec)
 			for i, n := range vs.Names {
-				if !strings.HasPrefix(n.Name, "Condition") && !strings.HasPrefix(n.Name, "Reason") || i >= len(vs.Values) {
+				if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(n.Name, p) }) ||
+					i >= len(vs.Values) {
 					continue
 				}
 				lit, ok := vs.Values[i].(*ast.BasicLit)

@@ -123,8 +123,8 @@ onFailure: Revert
 	}
 	f.waitEvent(gitopsv1alpha1.EventWaveFinished, "wave first: "+a)
 	f.transcript("both waves delivered")
-	if got := states(dash.seen("cell-" + b)); !inOrder(got, []string{"Pending", "Published", "Healthy"}) {
-		t.Fatalf("the dashboard's cell of %s showed %v, want Pending, Published and Healthy in turn", b, got)
+	if got := states(dash.seen("cell-" + b)); !inOrder(got, []string{"Pending", "Published", "Delivered"}) {
+		t.Fatalf("the dashboard's cell of %s showed %v, want Pending, Published and Delivered in turn", b, got)
 	} else {
 		t.Logf("the open dashboard page showed %s's cell %v, without a reload", b, got)
 	}

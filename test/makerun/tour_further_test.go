@@ -136,7 +136,7 @@ func (s *shell) see(note, rev string) {
 			rev+" Halted canary Reverted Unchanged")
 	case strings.Contains(note, "Suspended"):
 		s.waitSiteSync(5*time.Minute, note, prodRollout, "Suspended")
-	case strings.Contains(note, "Healthy on v0.2.0"):
+	case strings.Contains(note, "MANAGER Healthy"):
 		s.waitSiteSync(3*time.Minute, note, prodRollout, "Healthy")
 		s.waitDelivered(3*time.Minute, "prod")
 		image := s.run("kubectl --kubeconfig $SITEOPS_CLUSTER_DIR/sites/prod/admin.kubeconfig -n siteops-system " +

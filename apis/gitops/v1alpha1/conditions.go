@@ -80,6 +80,10 @@ const (
 	// rendered branch keeps the last verified output. Push a commit signed by a trusted key, or trust its
 	// signer's key in the Secret of source.verify.
 	ReasonSourceNotVerified = "SourceNotVerified"
+	// ReasonRolloutProgressing (Reconciling=True): the rollout of spec.waves is on its way by itself: a wave is
+	// published and not yet Synced and Healthy, soaks, or is analyzed (status.rollout, phase Progressing,
+	// Soaking or Analyzing). The message names the revision and what the rollout waits for. Nothing to do.
+	ReasonRolloutProgressing = "RolloutProgressing"
 	// ReasonSuspended (Reconciling=False): spec.suspend is true; nothing is synced until it is cleared.
 	ReasonSuspended = "Suspended"
 	// ReasonIdle (Reconciling=False, Stalled=False): nothing is in progress and nothing is stuck.

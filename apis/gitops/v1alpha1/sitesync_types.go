@@ -277,8 +277,9 @@ type SiteSyncStatus struct {
 	// +optional
 	LastHandledTrigger string `json:"lastHandledTrigger,omitempty"`
 
-	// Delivered counts the sites synced and healthy at their rendered commit, as "2/3"; empty when delivery
-	// is not observed.
+	// Delivered counts the sites synced and healthy at their rendered commit, as "2/3", and, with a rollout, at
+	// its revision (Unchanged or Published): a failed render or a held, failed or reverted site does not count.
+	// Empty when delivery is not observed.
 	// +optional
 	Delivered string `json:"delivered,omitempty"`
 

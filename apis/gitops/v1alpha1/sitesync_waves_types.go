@@ -202,7 +202,8 @@ const (
 	// RolloutSoaking: the current wave's sites are Synced and Healthy; the next wave waits for the soak.
 	RolloutSoaking RolloutPhase = "Soaking"
 	// RolloutHalted: a site failed (Degraded, or not Healthy within progressDeadline); later waves do not get
-	// the revision. A newer source revision starts a new rollout.
+	// the revision. A site whose overlay failed to render halts it too, once the other sites are done. A newer
+	// source revision starts a new rollout.
 	RolloutHalted RolloutPhase = "Halted"
 	// RolloutFrozen: a freeze window holds the next publish until frozenUntil.
 	RolloutFrozen RolloutPhase = "Frozen"
@@ -235,7 +236,8 @@ const (
 	// SiteReverted: the site failed and its last healthy output was committed back.
 	SiteReverted SiteRolloutState = "Reverted"
 	// SiteFailed: the site failed at the revision within its wave's maxFailures; it stays at the failed
-	// output while the rollout goes on (onFailure Revert reverts it instead).
+	// output while the rollout goes on (onFailure Revert reverts it instead). A site whose overlay failed to
+	// render is Failed too, outside the budget and never reverted: its folder keeps an older output.
 	SiteFailed SiteRolloutState = "Failed"
 )
 

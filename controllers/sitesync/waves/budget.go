@@ -32,11 +32,12 @@ func failedState(state gitopsv1alpha1.SiteRolloutState) bool {
 	return false
 }
 
-// usage is how many of wave w's changed sites failed at the revision so far, and how many may (its budget).
+// usage is how many of wave w's changed sites failed at the revision so far, and how many may (its budget). A
+// site whose overlay failed to render is not in it: it halts the rollout once the waves are done (renderHalt).
 func (p *planning) usage(w wave) (used, budget int) {
 	size := 0
 	for _, rec := range p.members(w.name, "") {
-		if rec.State == gitopsv1alpha1.SiteUnchanged {
+		if rec.State == gitopsv1alpha1.SiteUnchanged || p.renderFailed(rec) {
 			continue
 		}
 		size++
@@ -76,7 +77,9 @@ func (p *planning) revertFailed(w wave) {
 		return
 	}
 	for _, rec := range p.members(w.name, gitopsv1alpha1.SiteFailed) {
-		p.revert(rec)
+		if !p.renderFailed(rec) { // its folder was never written: there is nothing to revert
+			p.revert(rec)
+		}
 	}
 }
 
@@ -113,7 +116,7 @@ func (p *planning) toleratedSites() []*gitopsv1alpha1.RolloutSite {
 	var out []*gitopsv1alpha1.RolloutSite
 	for _, w := range p.r.waves {
 		for _, rec := range p.members(w.name, "") {
-			if rec.State == gitopsv1alpha1.SiteFailed || rec.State == gitopsv1alpha1.SiteReverted {
+			if (rec.State == gitopsv1alpha1.SiteFailed || rec.State == gitopsv1alpha1.SiteReverted) && !p.renderFailed(rec) {
 				out = append(out, rec)
 			}
 		}

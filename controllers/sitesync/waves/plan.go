@@ -40,6 +40,9 @@ type Site struct {
 	Delivery gitopsv1alpha1.DeliveryState
 	Since    time.Time
 	Message  string
+	// RenderFailed is the reason the site's overlay failed to render at the newest revision (status.sites[]
+	// reason), empty when it rendered: its folder keeps an older output, so the revision does not run there.
+	RenderFailed string
 }
 
 // Input is everything Plan decides on.
@@ -133,7 +136,8 @@ func (r *Rollout) Plan(in Input) Plan {
 
 // records starts every site's record from the previous one: a site keeps Published, Failed, Halted or
 // Reverted (and what a failed one waits for) within the same revision; in a new revision a site still soaking
-// the old one stays Published, and any site whose output the revision changes is Pending.
+// the old one stays Published, and any site whose output the revision changes is Pending. A site whose overlay
+// failed to render is Failed (renderFailed).
 func (p *planning) records() {
 	prev := map[string]gitopsv1alpha1.RolloutSite{}
 	for _, s := range p.prev.Sites {
@@ -166,6 +170,9 @@ func (p *planning) records() {
 			rec.State, rec.PublishedAt = gitopsv1alpha1.SitePublished, old.PublishedAt
 		default:
 			rec.State = gitopsv1alpha1.SiteUnchanged
+		}
+		if s.RenderFailed != "" && (rec.State == gitopsv1alpha1.SiteUnchanged || rec.State == gitopsv1alpha1.SitePending) {
+			rec.State, rec.WaitingFor = gitopsv1alpha1.SiteFailed, renderFailedWaits(s.RenderFailed)
 		}
 		if rec.State == gitopsv1alpha1.SitePublished && same && rec.DeliveredAt == nil &&
 			s.Delivery == gitopsv1alpha1.DeliveryDelivered {

@@ -28,7 +28,8 @@ import (
 
 // walk goes through the waves in order and stops at the first that is not done: one that failed past its
 // maxFailures, waits for a gate or a free slot, is published now, or is not yet Healthy and soaked. Sites
-// that fail within the wave's maxFailures are left behind, or reverted, alone.
+// that fail within the wave's maxFailures are left behind, or reverted, alone. Past the last wave the rollout
+// is Complete, unless a site failed to render (renderHalt).
 func (p *planning) walk() {
 	for _, w := range p.r.waves {
 		if failed := p.failures(w); len(failed) > 0 && !p.tolerate(w, failed) {
@@ -59,6 +60,9 @@ func (p *planning) walk() {
 			p.event(false, gitopsv1alpha1.EventWaveFinished, fmt.Sprintf("wave %s: %s Synced, Healthy and soaked at %s",
 				w.name, names(published), short(p.in.Revision)))
 		}
+	}
+	if p.renderHalt() {
+		return
 	}
 	p.out.Status.Phase = gitopsv1alpha1.RolloutComplete
 	p.out.Status.Message = fmt.Sprintf("every site %s changes runs it", short(p.in.Revision))
