@@ -76,7 +76,7 @@ type Reconciler struct {
 	Workers int
 
 	// writes holds the status writes the cache has not shown yet.
-	writes ownWrites
+	writes kit.OwnWrites
 	// runs holds the runs started whose status is left to the next reconcile.
 	runs startedRuns
 	// queue is the controller's work queue once it runs (SetupWithManager); nil when Reconcile is called
@@ -116,7 +116,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.
 	cj := &batchv1.CronJob{}
 	if err := r.Get(ctx, req.NamespacedName, cj); err != nil {
 		if apierrors.IsNotFound(err) {
-			r.writes.forget(req.NamespacedName)
+			r.writes.Forget(req.NamespacedName)
 			r.runs.forget(req.NamespacedName)
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -126,7 +126,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.
 		return ctrl.Result{}, nil
 	}
 	now := r.clock().Now()
-	if wait, behind := r.writes.behind(req.NamespacedName, cj.ResourceVersion, now); behind {
+	if wait, behind := r.writes.Behind(req.NamespacedName, cj.ResourceVersion, now); behind {
 		// The cache does not show this controller's last status write yet; the update event of that write
 		// reconciles the CronJob again, with what it wrote.
 		return ctrl.Result{RequeueAfter: wait}, nil
@@ -147,7 +147,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.
 				r.announceCreated(cj, job)
 			}
 			if cj.ResourceVersion != before.ResourceVersion {
-				r.writes.wrote(s.key, cj.ResourceVersion, r.clock().Now())
+				r.writes.Wrote(s.key, cj.ResourceVersion, r.clock().Now())
 			}
 		}
 		res, retErr = kit.Finish(res, errors.Join(r.events().Terminal(cj, before.Status.Conditions, retErr), patchErr))

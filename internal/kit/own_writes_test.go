@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package cronjob
+package kit
 
 import (
 	"testing"
@@ -24,7 +24,7 @@ import (
 )
 
 // TestOwnWritesBehind: a reconcile waits while the cache holds an older CronJob than the controller's last
-// status write, and stops waiting once the cache shows that write or a newer one, after ownWriteTimeout,
+// status write, and stops waiting once the cache shows that write or a newer one, after OwnWriteTimeout,
 // or when a version does not compare; each of these forgets the write.
 func TestOwnWritesBehind(t *testing.T) {
 	key := types.NamespacedName{Namespace: "ns", Name: "cj"}
@@ -38,32 +38,32 @@ func TestOwnWritesBehind(t *testing.T) {
 		remembers bool
 	}{
 		{name: "older version in the cache", cached: "99", after: time.Second, behind: true,
-			wait: ownWriteTimeout - time.Second, remembers: true},
-		{name: "shorter older version", cached: "9", after: 0, behind: true, wait: ownWriteTimeout, remembers: true},
+			wait: OwnWriteTimeout - time.Second, remembers: true},
+		{name: "shorter older version", cached: "9", after: 0, behind: true, wait: OwnWriteTimeout, remembers: true},
 		{name: "the written version", cached: "100"},
 		{name: "a newer version", cached: "101"},
-		{name: "timed out", cached: "99", after: ownWriteTimeout},
+		{name: "timed out", cached: "99", after: OwnWriteTimeout},
 		{name: "version does not compare", cached: "x1"},
 		{name: "clock went back", cached: "99", after: -time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var w ownWrites
-			if _, behind := w.behind(key, tc.cached, at); behind {
+			var w OwnWrites
+			if _, behind := w.Behind(key, tc.cached, at); behind {
 				t.Fatal("behind with nothing written")
 			}
-			w.wrote(key, "100", at)
-			wait, behind := w.behind(key, tc.cached, at.Add(tc.after))
+			w.Wrote(key, "100", at)
+			wait, behind := w.Behind(key, tc.cached, at.Add(tc.after))
 			if behind != tc.behind || wait != tc.wait {
 				t.Fatalf("behind(%q) = %s, %v; want %s, %v", tc.cached, wait, behind, tc.wait, tc.behind)
 			}
-			if _, again := w.behind(key, "99", at.Add(tc.after)); again != tc.remembers {
+			if _, again := w.Behind(key, "99", at.Add(tc.after)); again != tc.remembers {
 				t.Fatalf("still remembers the write: %v, want %v", again, tc.remembers)
 			}
-			if _, other := w.behind(types.NamespacedName{Namespace: "ns", Name: "other"}, "1", at); other {
+			if _, other := w.Behind(types.NamespacedName{Namespace: "ns", Name: "other"}, "1", at); other {
 				t.Fatal("another CronJob is behind")
 			}
-			w.forget(key)
-			if _, after := w.behind(key, "99", at); after {
+			w.Forget(key)
+			if _, after := w.Behind(key, "99", at); after {
 				t.Fatal("behind after forget")
 			}
 		})
