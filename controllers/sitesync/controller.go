@@ -77,6 +77,8 @@ type Reconciler struct {
 	random func() float64
 	// lag remembers when each SiteSync first saw its source revision, for siteops_sync_lag_seconds.
 	lag *lagTracker
+	// writes holds the status writes the cache has not shown yet.
+	writes kit.OwnWrites
 	// deliveryObserved is set at setup when the cluster serves Argo CD's Application kind; applications then
 	// reads them (the manager's cache, fed by the watch).
 	deliveryObserved bool
@@ -189,6 +191,9 @@ type scope struct {
 	actor func(annotation string) string
 }
 
+// ownWritePoll is how soon a reconcile that read a SiteSync older than its own last status write looks again.
+const ownWritePoll = 50 * time.Millisecond
+
 // Reconcile syncs one SiteSync: read credentials, sync (when due), record the result, emit events, observe
 // the sites' Argo CD Applications, ask them to refresh after a push, keep the delivery history and the
 // ledger's rendered commits, requeue.
@@ -199,6 +204,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 			return ctrl.Result{}, r.forget(req.NamespacedName)
 		}
 		return ctrl.Result{}, fmt.Errorf("getting SiteSync %s: %w", req.NamespacedName, err)
+	}
+	// The status is computed from the status read (each site's since, the rollout's history): a read from a
+	// cache that does not show this controller's last status write yet would undo that write. A status write
+	// brings no event (the predicates pass spec and annotation changes), so look again shortly: the cache
+	// shows the write within milliseconds. The cache lags in real time, whatever r.Clock says.
+	if wait, behind := r.writes.Behind(req.NamespacedName, obj.ResourceVersion, time.Now()); behind {
+		return ctrl.Result{RequeueAfter: min(wait, ownWritePoll)}, nil
 	}
 	run := &scope{obj: obj, base: obj.DeepCopy(), before: *obj.Status.DeepCopy(), started: r.Clock.Now()}
 	defer func() { result, retErr = r.finish(ctx, run, result, retErr) }()
@@ -253,6 +265,9 @@ func (r *Reconciler) finish(ctx context.Context, run *scope, result ctrl.Result,
 	r.emitFailureEvent(run, err)
 	r.summarize(run, err)
 	patchErr := kit.PatchStatus(ctx, r.Client, run.base, run.obj)
+	if patchErr == nil && run.obj.ResourceVersion != run.base.ResourceVersion {
+		r.writes.Wrote(client.ObjectKeyFromObject(run.obj), run.obj.ResourceVersion, time.Now())
+	}
 	if _, stalled := kit.AsStall(err); stalled && patchErr == nil {
 		return ctrl.Result{RequeueAfter: jittered(interval(run.obj), r.random())}, nil
 	}
@@ -263,6 +278,7 @@ func (r *Reconciler) finish(ctx context.Context, run *scope, result ctrl.Result,
 // remembers about it) and lag bookkeeping.
 func (r *Reconciler) forget(key types.NamespacedName) error {
 	r.lag.forget(key)
+	r.writes.Forget(key)
 	r.refreshed.forget(key)
 	r.appSetAsks.forget(key)
 	r.Metrics.forget(key)
