@@ -256,7 +256,9 @@ bench-flux: ## Mean time to production beside Flux at 100, 500 and 1,000 apps; w
 
 .PHONY: build
 build: ## Build bin/manager and bin/siteops with version ldflags.
+	@echo "[build] bin/manager (go build; minutes when Go's build cache is cold)"
 	CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)" -o bin/manager ./cmd/manager
+	@echo "[build] bin/siteops"
 	CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)" -o bin/siteops ./cmd/siteops
 
 .PHONY: ldflags
