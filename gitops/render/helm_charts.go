@@ -126,14 +126,7 @@ func inflateChart(in *guard.Inputs, kf string, c guard.Chart, entry map[string]a
 	for _, f := range spec.Chart.AdditionalValuesFiles {
 		spec.AdditionalValuesFiles = append(spec.AdditionalValuesFiles, in.Files[path.Join(dir, f)])
 	}
-	files := map[string][]byte{}
-	prefix := c.Dir + "/"
-	for p, b := range in.Files {
-		if strings.HasPrefix(p, prefix) {
-			files[strings.TrimPrefix(p, prefix)] = b
-		}
-	}
-	stream, err := r.Render(files, spec, kubeVersion)
+	stream, err := r.Render(chartFiles(in, c.Dir), spec, kubeVersion)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: %w", at, err)
 	}
@@ -142,6 +135,18 @@ func inflateChart(in *guard.Inputs, kf string, c guard.Chart, entry map[string]a
 		return "", nil, fmt.Errorf("%s %q: reading what the chart rendered: %w", at, spec.Chart.Name, err)
 	}
 	return fmt.Sprintf("%s%d-%s.yaml", chartPrefix, c.Index, spec.Chart.Name), objs, nil
+}
+
+// chartFiles are the guarded files below folder dir, by their path in it: a chart as Helm's loader takes it.
+func chartFiles(in *guard.Inputs, dir string) map[string][]byte {
+	files := map[string][]byte{}
+	prefix := dir + "/"
+	for p, b := range in.Files {
+		if strings.HasPrefix(p, prefix) {
+			files[strings.TrimPrefix(p, prefix)] = b
+		}
+	}
+	return files
 }
 
 // markHelmGenerated annotates every object of a rendered stream as kustomize annotates what Helm generates

@@ -166,14 +166,7 @@ func vendoredChart(in *guard.Inputs, rel release) (map[string][]byte, error) {
 			return nil, fmt.Errorf("HelmRelease %s: %s/Chart.yaml: %w", rel.id, c.Dir, err)
 		}
 		if rel.version == "" || meta.Version == rel.version {
-			files := map[string][]byte{}
-			prefix := c.Dir + "/"
-			for p, b := range in.Files {
-				if strings.HasPrefix(p, prefix) {
-					files[strings.TrimPrefix(p, prefix)] = b
-				}
-			}
-			return files, nil
+			return chartFiles(in, c.Dir), nil
 		}
 		found = append(found, fmt.Sprintf("%s holds %s", c.Dir, meta.Version))
 	}
