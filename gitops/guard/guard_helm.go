@@ -42,10 +42,10 @@ type Chart struct {
 
 // chartRef is what the guard reads of one helmCharts entry.
 type chartRef struct {
-	field                                         string // "helmCharts[0]"
-	name, version, repo, valuesFile, nameTemplate string
-	releaseName                                   string
-	additionalValuesFiles                         []string
+	field                           string // "helmCharts[0]"
+	name, version, repo, valuesFile string
+	releaseName                     string
+	additionalValuesFiles           []string
 }
 
 // parseCharts reads the helmCharts entries and helmGlobals.chartHome of a kustomization.
@@ -63,7 +63,7 @@ func parseCharts(doc map[string]any, p *parsedKustomization) error {
 		c := chartRef{field: name}
 		var err error
 		for key, dst := range map[string]*string{"name": &c.name, "version": &c.version, "repo": &c.repo,
-			"valuesFile": &c.valuesFile, "nameTemplate": &c.nameTemplate, "releaseName": &c.releaseName} {
+			"valuesFile": &c.valuesFile, "releaseName": &c.releaseName} {
 			err = firstErr(err, optionalString(m, name, key, func(_, s string) { *dst = s }))
 		}
 		err = firstErr(err, eachString(m, "additionalValuesFiles", func(_, s string) {
@@ -86,8 +86,6 @@ func chartReason(c chartRef) string {
 		return fmt.Sprintf("chart name %q is not a plain name", c.name)
 	case strings.HasPrefix(c.releaseName, "-"):
 		return fmt.Sprintf("releaseName must not start with '-', got %q", c.releaseName)
-	case c.nameTemplate != "":
-		return "nameTemplate is not supported: set releaseName"
 	}
 	return ""
 }

@@ -100,8 +100,6 @@ func TestGuardRefusals(t *testing.T) {
 			want:     "is a symlink: a chart may hold none"},
 		{name: "values file escaping", kust: "helmCharts:\n- name: x\n  valuesFile: ../../../v.yaml\n",
 			files: map[string]string{"overlays/s/charts/x/Chart.yaml": "name: x\n"}, want: "leaves the checkout"},
-		{name: "chart nameTemplate", kust: "helmCharts:\n- name: x\n  nameTemplate: '{{ .x }}'\n",
-			want: "nameTemplate is not supported"},
 		{name: "old helm field", kust: "helmChartInflationGenerator:\n- chartName: x\n", want: "use helmCharts"},
 		{name: "helm generator inline",
 			kust: "generators:\n- |\n  apiVersion: builtin\n  kind: HelmChartInflationGenerator\n  metadata: {name: x}\n",

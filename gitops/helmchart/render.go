@@ -62,7 +62,11 @@ func New(opts ...Option) *Renderer {
 // kubeVersion is the cluster's version for .Capabilities unless the spec names its own.
 func (r *Renderer) Render(files map[string][]byte, spec Spec, kubeVersion string) ([]byte, error) {
 	if spec.Chart.NameTemplate != "" {
-		return nil, fmt.Errorf("helm chart %q: nameTemplate is not supported; set releaseName", spec.Chart.Name)
+		name, err := templateName(spec.Chart)
+		if err != nil {
+			return nil, fmt.Errorf("helm chart %q: %w", spec.Chart.Name, err)
+		}
+		spec.Chart.ReleaseName, spec.Chart.NameTemplate = name, ""
 	}
 	if err := checkSize(files); err != nil {
 		return nil, fmt.Errorf("helm chart %q: %w", spec.Chart.Name, err)

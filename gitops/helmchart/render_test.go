@@ -212,3 +212,27 @@ func TestMemo(t *testing.T) {
 		t.Fatalf("a fresh renderer gives another output (err %v)", err)
 	}
 }
+
+func TestNameTemplate(t *testing.T) {
+	files := readChart(t, "simple")
+	for _, tc := range []struct {
+		name, template, releaseName, want string
+	}{
+		{name: "sprig", template: `{{ "Web" | lower }}-{{ list "x" "y" | join "" }}`, want: "name: web-xy"},
+		{name: "with releaseName", template: "a", releaseName: "b", want: "nameTemplate and releaseName are both set"},
+		{name: "random", template: "{{ randAlpha 5 }}", want: "randAlpha is refused"},
+		{name: "empty", template: `{{ "" }}`, want: "empty release name"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := Spec{Chart: types.HelmChart{Name: "simple", NameTemplate: tc.template, ReleaseName: tc.releaseName}}
+			out, err := New().Render(files, spec, "v1.31.0")
+			got := string(out)
+			if err != nil {
+				got = err.Error()
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("got %s, want %q", got, tc.want)
+			}
+		})
+	}
+}

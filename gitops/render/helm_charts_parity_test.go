@@ -40,6 +40,7 @@ func chartCases() map[string]string {
 		"umbrella":       "a vendored subchart and its values, a disabled subchart, a library chart, globals",
 		"jobs":           "hooks and test hooks, skipTests, skipHooks, one chart under three release names",
 		"strict/overlay": "valuesFile, additionalValuesFiles, valuesMerge, chartHome, a namespace inherited from an overlay",
+		"named":          "nameTemplate with Sprig functions, a chart home shared with another kustomization",
 	}
 }
 
