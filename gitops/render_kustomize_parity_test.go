@@ -20,7 +20,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -98,24 +97,19 @@ replacements:
 func kustomizeBuild(t *testing.T, dir string) []byte {
 	t.Helper()
 	var cmd *exec.Cmd
-	pinned := ""
-	if out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path",
-		"kustomize").Output(); err == nil {
-		pinned = filepath.Join(string(bytes.TrimSpace(out)), "kustomize")
-	}
 	// The checkout's own sites render the sample chart: kustomize runs the pinned Helm CLI for it, for the
 	// Kubernetes version siteops renders charts for.
 	helm := []string{"--enable-helm", "--helm-kube-version", validate.DefaultKubernetesVersion()}
-	if out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path",
-		"helm").Output(); err == nil {
-		helm = append(helm, "--helm-command", filepath.Join(string(bytes.TrimSpace(out)), "helm"))
+	if dir, err := testenv.PinnedDir("helm"); err == nil {
+		helm = append(helm, "--helm-command", filepath.Join(dir, "helm"))
 	}
-	if _, err := os.Stat(pinned); pinned != "" && err == nil {
+	pinned, pinnedErr := testenv.PinnedBinary("kustomize", "kustomize")
+	if pinnedErr == nil {
 		cmd = exec.Command(pinned, append(append([]string{"build"}, helm...), dir)...)
 	} else if kubectl, err := exec.LookPath("kubectl"); err == nil {
 		cmd = exec.Command(kubectl, append(append([]string{"kustomize"}, helm...), dir)...)
 	} else {
-		t.Fatalf("neither the pinned kustomize (%s) nor kubectl is installed: cannot compare with kustomize", pinned)
+		t.Fatalf("neither the pinned kustomize (%v) nor kubectl is installed: cannot compare with kustomize", pinnedErr)
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

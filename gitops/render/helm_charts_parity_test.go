@@ -52,16 +52,12 @@ func chartFailures() map[string]string {
 	}
 }
 
-// pinnedBin is the binary name that hack/build-bins.sh builds for component, failing the test when it is absent.
+// pinnedBin is binary name of component as hack/build-bins.sh builds it; the test fails when it is not built.
 func pinnedBin(t *testing.T, component, name string) string {
 	t.Helper()
-	out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path", component).Output()
+	bin, err := testenv.PinnedBinary(component, name)
 	if err != nil {
-		t.Fatalf("hack/build-bins.sh --path %s: %v", component, err)
-	}
-	bin := filepath.Join(string(bytes.TrimSpace(out)), name)
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("%s is not built (make unit-bins builds it): %v", bin, err)
+		t.Fatal(err)
 	}
 	return bin
 }

@@ -208,11 +208,11 @@ func runGit(tb testing.TB, dir string, args ...string) string {
 // argocd-<version>-<wrapper digest>).
 func argoCDVersion(tb testing.TB) string {
 	tb.Helper()
-	out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path", "argocd").Output()
+	dir, err := testenv.PinnedDir("argocd")
 	if err != nil {
 		tb.Fatalf("locating Argo CD: %v", err)
 	}
-	parts := strings.Split(filepath.Base(strings.TrimSpace(string(out))), "-")
+	parts := strings.Split(filepath.Base(dir), "-")
 	if len(parts) < 2 {
 		return "?"
 	}

@@ -19,7 +19,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -42,16 +41,12 @@ const (
 // helmRecorded is the block of `make bench-helm`, written by TestMain.
 var helmRecorded = NewSection()
 
-// pinnedBinary is component's binary name as hack/build-bins.sh builds it; tb fails when it is not built.
+// pinnedBinary is binary name of component as hack/build-bins.sh builds it; tb fails when it is not built.
 func pinnedBinary(tb testing.TB, component, name string) string {
 	tb.Helper()
-	out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path", component).Output()
+	bin, err := testenv.PinnedBinary(component, name)
 	if err != nil {
-		tb.Fatalf("hack/build-bins.sh --path %s: %v", component, err)
-	}
-	bin := filepath.Join(strings.TrimSpace(string(out)), name)
-	if _, err := os.Stat(bin); err != nil {
-		tb.Fatalf("%s is not built (hack/build-bins.sh %s): %v", bin, component, err)
+		tb.Fatal(err)
 	}
 	return bin
 }

@@ -19,7 +19,6 @@ package bench
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -47,14 +46,10 @@ type kustomizeCLI struct {
 // is not built yet; the test fails when neither exists.
 func findKustomize(tb testing.TB) kustomizeCLI {
 	tb.Helper()
-	root := testenv.RepoRoot()
-	if out, err := exec.Command(filepath.Join(root, "hack", "build-bins.sh"), "--path", "kustomize").Output(); err == nil {
-		bin := filepath.Join(strings.TrimSpace(string(out)), "kustomize")
-		if _, err := os.Stat(bin); err == nil {
-			version, _ := exec.Command(bin, "version").Output()
-			return kustomizeCLI{argv: []string{bin, "build"}, Pinned: true,
-				Name: fmt.Sprintf("kustomize %s (pinned)", strings.TrimSpace(string(version)))}
-		}
+	if bin, err := testenv.PinnedBinary("kustomize", "kustomize"); err == nil {
+		version, _ := exec.Command(bin, "version").Output()
+		return kustomizeCLI{argv: []string{bin, "build"}, Pinned: true,
+			Name: fmt.Sprintf("kustomize %s (pinned)", strings.TrimSpace(string(version)))}
 	}
 	if kubectl, err := exec.LookPath("kubectl"); err == nil {
 		return kustomizeCLI{argv: []string{kubectl, "kustomize"}, Name: "kubectl kustomize (pinned CLI not built)"}

@@ -259,11 +259,11 @@ func (bc *benchCluster) startClusterManager(tb testing.TB, extra ...string) *hos
 // controllers and otherwise default flags (client QPS 20, burst 30), listening on base+20.
 func (bc *benchCluster) startAnchorKCM(tb testing.TB, controllers string) *hostProcess {
 	tb.Helper()
-	out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path", "kube").Output()
+	kube, err := testenv.PinnedDir("kube")
 	if err != nil {
 		tb.Fatalf("locating kube-controller-manager: %v", err)
 	}
-	bin := filepath.Join(strings.TrimSpace(string(out)), "kube-controller-manager")
+	bin := filepath.Join(kube, "kube-controller-manager")
 	return startHostProcess(tb, "anchor kube-controller-manager", os.Environ(), bin,
 		"--kubeconfig="+bc.kubeconfig, "--authentication-kubeconfig="+bc.kubeconfig,
 		"--authorization-kubeconfig="+bc.kubeconfig, "--bind-address=127.0.0.1",

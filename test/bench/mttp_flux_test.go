@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,11 +43,10 @@ const (
 // fluxDir is the folder of the Flux binaries and CRDs hack/build-bins.sh built (make bench-flux builds them).
 func fluxDir(tb testing.TB) string {
 	tb.Helper()
-	out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path", "flux").Output()
+	dir, err := testenv.PinnedDir("flux")
 	if err != nil {
 		tb.Fatalf("locating the Flux controllers: %v", err)
 	}
-	dir := strings.TrimSpace(string(out))
 	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
 		tb.Fatalf("Flux's controllers are not built (make bench-flux builds them: hack/build-bins.sh flux): %v", err)
 	}

@@ -112,12 +112,12 @@ func newPromoteFixture(tb testing.TB) *promoteFixture {
 	tb.Helper()
 	f := &promoteFixture{bc: startBenchCluster(tb, "kwok rollouts", "*"),
 		gb: client.ObjectKey{Namespace: "bench-handoff", Name: "gb"}}
-	out, err := exec.Command(filepath.Join(testenv.RepoRoot(), "hack", "build-bins.sh"), "--path", "rollouts").Output()
+	rollouts, err := testenv.PinnedDir("rollouts")
 	if err != nil {
 		tb.Fatalf("locating the Argo Rollouts kubectl plugin: %v", err)
 	}
 	// exec keeps the last of duplicate variables.
-	f.env = append(append([]string(nil), f.bc.env...), "PATH="+strings.TrimSpace(string(out))+":"+os.Getenv("PATH"))
+	f.env = append(append([]string(nil), f.bc.env...), "PATH="+rollouts+":"+os.Getenv("PATH"))
 	cfg, err := clientcmd.BuildConfigFromFlags("", f.bc.kubeconfig)
 	mustDo(tb, err)
 	f.cs, err = kubernetes.NewForConfig(cfg)

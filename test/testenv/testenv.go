@@ -118,6 +118,30 @@ func assetsDir(root string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
+// PinnedDir is the folder where hack/build-bins.sh keeps component ("kustomize", "helm", "kube", "argocd"…) at
+// the version hack/versions.sh pins, built or not.
+func PinnedDir(component string) (string, error) {
+	out, err := exec.Command(filepath.Join(RepoRoot(), "hack", "build-bins.sh"), "--path", component).Output()
+	if err != nil {
+		return "", fmt.Errorf("hack/build-bins.sh --path %s: %w", component, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// PinnedBinary is binary name of component as hack/build-bins.sh builds it, or an error saying what to build
+// when it is not there.
+func PinnedBinary(component, name string) (string, error) {
+	dir, err := PinnedDir(component)
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, name)
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("%s is not built (hack/build-bins.sh %s builds it): %w", bin, component, err)
+	}
+	return bin, nil
+}
+
 // ArgoRolloutsCRDs returns the CRD files of Argo Rollouts' Rollout and AnalysisRun, read from the module cache
 // copy of github.com/argoproj/argo-rollouts that go.mod requires (nothing is downloaded or committed).
 func ArgoRolloutsCRDs() ([]string, error) {
