@@ -55,15 +55,8 @@ type SyncerOptions struct {
 // NewSyncer makes a Syncer with nothing remembered yet.
 func NewSyncer(o SyncerOptions) *Syncer {
 	return &Syncer{caches: source.NewCaches(), guards: newGuardMemos(), schemas: validate.NewSchemas(),
-		policies: newPolicyMemo(), charts: newChartRenderer(o.OnChartRender), onRender: o.OnRender, ledger: ledger.NewLog()}
-}
-
-// newChartRenderer is a chart Renderer that calls onRender, when set, for each render.
-func newChartRenderer(onRender func()) *helmchart.Renderer {
-	if onRender == nil {
-		return helmchart.New()
-	}
-	return helmchart.New(helmchart.OnRender(onRender))
+		policies: newPolicyMemo(), charts: helmchart.New(helmchart.OnRender(o.OnChartRender)),
+		onRender: o.OnRender, ledger: ledger.NewLog()}
 }
 
 // RemoveWorkDir removes workDir, the cache folder of Syncs that will not run again (say, of a deleted

@@ -62,9 +62,12 @@ func parseCharts(doc map[string]any, p *parsedKustomization) error {
 	return eachMap(doc, "helmCharts", func(name string, m map[string]any) error {
 		c := chartRef{field: name}
 		var err error
-		for key, dst := range map[string]*string{"name": &c.name, "version": &c.version, "repo": &c.repo,
-			"valuesFile": &c.valuesFile, "releaseName": &c.releaseName} {
-			err = firstErr(err, optionalString(m, name, key, func(_, s string) { *dst = s }))
+		for _, f := range []struct {
+			key string
+			dst *string
+		}{{"name", &c.name}, {"version", &c.version}, {"repo", &c.repo}, {"valuesFile", &c.valuesFile},
+			{"releaseName", &c.releaseName}} { // in this order, so the first field of the wrong type is the one told
+			err = firstErr(err, optionalString(m, name, f.key, func(_, s string) { *f.dst = s }))
 		}
 		err = firstErr(err, eachString(m, "additionalValuesFiles", func(_, s string) {
 			c.additionalValuesFiles = append(c.additionalValuesFiles, s)
@@ -124,9 +127,7 @@ func (w *walker) followChart(dir, kf, chartHome string, index int, c chartRef, n
 	case e.Kind != tree.Dir:
 		return w.refuse("%s%s is not a chart folder", at, chartDir)
 	}
-	w.in.reachedDirs[realDir] = struct{}{}
-	w.in.reachedDirs[chartDir] = struct{}{}
-	if err := w.walkChartDir(chartDir, realDir, at); err != nil {
+	if err := w.takeChart(chartDir, realDir, at); err != nil {
 		return err
 	}
 	refs := []kustRef{}
@@ -143,6 +144,13 @@ func (w *walker) followChart(dir, kf, chartHome string, index int, c chartRef, n
 	}
 	w.in.Charts = append(w.in.Charts, Chart{KustFile: kf, Index: index, Dir: chartDir, Namespace: ns})
 	return nil
+}
+
+// takeChart takes in the chart folder logical (real path realDir) whole: every file, and the folder itself as
+// reached, so that a file added to it later affects the site too.
+func (w *walker) takeChart(logical, realDir, at string) error {
+	w.in.reachedDirs[logical], w.in.reachedDirs[realDir] = struct{}{}, struct{}{}
+	return w.walkChartDir(logical, realDir, at)
 }
 
 // walkChartDir takes in every file of the chart folder logical (real path realDir). A chart holds no symlink:

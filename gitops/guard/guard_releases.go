@@ -68,8 +68,7 @@ func (w *walker) followReleaseCharts() error {
 				continue //nolint:nilerr // charts/<name>-x without a <name> folder: another chart's
 			}
 			at := "HelmRelease chart " + dir + ": "
-			w.in.reachedDirs[dir], w.in.reachedDirs[rd] = struct{}{}, struct{}{}
-			if err := w.walkChartDir(dir, rd, at); err != nil {
+			if err := w.takeChart(dir, rd, at); err != nil {
 				return err
 			}
 			w.in.ReleaseCharts = append(w.in.ReleaseCharts, ReleaseChart{Name: name, Dir: dir})

@@ -57,9 +57,6 @@ func inflateCharts(in *guard.Inputs, staged func(kf string) []byte, r *helmchart
 	if len(in.Charts) == 0 {
 		return out, nil
 	}
-	if r == nil {
-		r = helmchart.New()
-	}
 	byKust := map[string][]guard.Chart{}
 	var order []string
 	for _, c := range in.Charts {

@@ -52,9 +52,6 @@ func inflateReleases(m resmap.ResMap, in *guard.Inputs, r *helmchart.Renderer, k
 	if len(in.ReleaseCharts) == 0 {
 		return nil
 	}
-	if r == nil {
-		r = helmchart.New()
-	}
 	factory := resmap.NewFactory(provider.NewDepProvider().GetResourceFactory())
 	for _, res := range m.Resources() {
 		obj, err := res.Map()
@@ -105,7 +102,8 @@ func releaseOf(obj map[string]any) (release, error) {
 	}
 	md, _ := obj["metadata"].(map[string]any)
 	spec, _ := obj["spec"].(map[string]any)
-	rel := release{namespace: str(spec, "targetNamespace"), name: str(spec, "releaseName"), crds: true}
+	target := str(spec, "targetNamespace")
+	rel := release{namespace: target, name: str(spec, "releaseName"), crds: true}
 	ns, name := str(md, "namespace"), str(md, "name")
 	rel.id = name
 	if ns != "" {
@@ -131,8 +129,8 @@ func releaseOf(obj map[string]any) (release, error) {
 	rel.chart, rel.version = str(spec, "chart", "spec", "chart"), str(spec, "chart", "spec", "version")
 	if rel.name == "" {
 		rel.name = name
-		if t := str(spec, "targetNamespace"); t != "" {
-			rel.name = t + "-" + name
+		if target != "" {
+			rel.name = target + "-" + name
 		}
 	}
 	rel.crds = str(spec, "install", "crds") != "Skip"

@@ -81,6 +81,9 @@ func Build(in *guard.Inputs, dir string, o Options) (out []byte, err error) {
 		}
 		return in.Files[kf]
 	}
+	if o.Charts == nil && (len(in.Charts) > 0 || len(in.ReleaseCharts) > 0) {
+		o.Charts = helmchart.New() // a memo of this build alone
+	}
 	charts, err := inflateCharts(in, staged, o.Charts, o.KubeVersion)
 	if err != nil {
 		return nil, fmt.Errorf("kustomize build %s: %w", guard.DisplayDir(dir), err)
