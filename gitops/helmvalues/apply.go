@@ -21,16 +21,18 @@ import (
 	"strings"
 )
 
-// The HelmRelease kinds a config applies to: Decapod's (Flux v1's Helm operator) and Flux v2's.
+// The apiVersions of the HelmReleases a config applies to.
 const (
-	groupV1 = "helm.fluxcd.io/v1"
-	groupV2 = "helm.toolkit.fluxcd.io/v2"
+	// HelmOperatorAPIVersion is Decapod's HelmRelease, Flux v1's Helm Operator's.
+	HelmOperatorAPIVersion = "helm.fluxcd.io/v1"
+	// FluxAPIVersion is Flux v2's HelmRelease.
+	FluxAPIVersion = "helm.toolkit.fluxcd.io/v2"
 )
 
 // IsHelmRelease tells whether obj is a HelmRelease this package transforms.
 func IsHelmRelease(obj map[string]any) bool {
 	av, _ := obj["apiVersion"].(string)
-	return obj["kind"] == "HelmRelease" && (av == groupV1 || av == groupV2)
+	return obj["kind"] == "HelmRelease" && (av == HelmOperatorAPIVersion || av == FluxAPIVersion)
 }
 
 // Apply applies c to the HelmReleases among objs, in place, chart entries in file order and each entry's
@@ -77,10 +79,10 @@ func (c *Config) applySource(g *globals, ch Chart, obj, spec map[string]any) err
 		{ch.Source.Repository, "repository"}, {ch.Source.Name, "name"}, {ch.Source.Version, "version"},
 	}
 	chart := child(spec, "chart")
-	if obj["apiVersion"] == groupV2 {
+	if obj["apiVersion"] == FluxAPIVersion {
 		if ch.Source.Repository != "" {
 			return fmt.Errorf("%s:%d: source.repository: a %s HelmRelease names its repository by sourceRef, "+
-				"not a URL", c.File, ch.Line, groupV2)
+				"not a URL", c.File, ch.Line, FluxAPIVersion)
 		}
 		chart = child(chart, "spec")
 		fields[1].to = "chart"

@@ -118,7 +118,7 @@ func releaseOf(obj map[string]any) (release, error) {
 			"values into spec.values, or keep it a HelmRelease (annotation %s: %s)", rel.id, KeepReleaseAnnotation,
 			KeepRelease)
 	}
-	if obj["apiVersion"] == "helm.fluxcd.io/v1" {
+	if obj["apiVersion"] == helmvalues.HelmOperatorAPIVersion {
 		rel.chart, rel.version = str(spec, "chart", "name"), str(spec, "chart", "version")
 		if rel.name == "" {
 			rel.name = ns + "-" + name
